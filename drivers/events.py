@@ -1,0 +1,88 @@
+"""Typed device events: what drivers put on the table's inbox.
+
+They are plain frozen dataclasses so the table loop can dispatch on type and
+tests can compare them. Every event names the device it came from (the
+device's name in the table config: ``shoe``, ``shuffler``, ``buttons``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceEvent:
+    device: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(DeviceEvent):
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CutCard(DeviceEvent):
+    """The shoe's reader passed the cut card: last round of this shoe."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEmpty(DeviceEvent):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleComplete(DeviceEvent):
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckVerified(DeviceEvent):
+    """The shuffler's deck check: every card it read, in an order that is
+    never published (DESIGN.md, "What must never leave the controller")."""
+
+    cards: tuple[Card, ...]
+    unreadable: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardCount(DeviceEvent):
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed(DeviceEvent):
+    button: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault(DeviceEvent):
+    """A fault the device reports or the driver detects.
+
+    ``code`` is one of a fixed vocabulary (docs/protocols.md): ``jam``,
+    ``door_open``, ``unreadable``, ``count_wrong``, ``misread``,
+    ``double_card``, ``unknown_card``, ``heartbeat_lost``, ``nak``,
+    ``bad_message``. ``detail`` is operator text that never carries a card's
+    identity unless the card is face up by then.
+    """
+
+    code: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FramesDropped(DeviceEvent):
+    """The codec threw bytes away: counts by reason since the last report."""
+
+    counts: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOnline(DeviceEvent):
+    info: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceOffline(DeviceEvent):
+    reason: str = ""

@@ -1,0 +1,120 @@
+"""The physical card model: cards are objects that exist in exactly one place.
+
+A simulated read is always a card that physically exists: the shoe can only
+report a card it holds, the shuffler can only count what is in it. Cards move
+boxes -> shuffler -> shoe -> layout -> discards -> shuffler, and a test that
+wants a foreign or missing card changes what is physically on the table.
+Each :class:`PhysicalCard` has its own identity (``serial``), so two copies
+of the ace of spades from different decks are different objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+from dataclasses import dataclass, field
+
+from games.cards import Card
+from games.decks import DeckSpec
+
+_serials = itertools.count(1)
+
+
+@dataclass(eq=False)
+class PhysicalCard:
+    face: Card
+    serial: int = field(default_factory=lambda: next(_serials))
+
+    def __repr__(self) -> str:
+        return f"<{self.face.code}#{self.serial}>"
+
+
+CUT_CARD = "CUT"
+"""The plastic cut card sits in the shoe's stack as this marker, not a card."""
+
+
+class Table:
+    """Every card on the table, by place. Thread-safe: devices and the dealer
+    run on their own threads and move cards under one lock."""
+
+    def __init__(self, spec: DeckSpec, seed: int = 0) -> None:
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self.lock = threading.RLock()
+        self.boxes: list[PhysicalCard] = [PhysicalCard(c) for c in spec.all_cards()]
+        self.hopper: list[PhysicalCard] = []      # shuffler input
+        self.shuffled: list[PhysicalCard] = []    # shuffler output, top card first
+        self.shoe: list[PhysicalCard | str] = []  # top (next to draw) first; may hold CUT_CARD
+        self.layout: list[PhysicalCard] = []
+        self.discards: list[PhysicalCard] = []
+        self.pocket: list[PhysicalCard] = []      # cards taken off the table (faults)
+
+    # moves --------------------------------------------------------------
+    def load_boxes_into_shuffler(self) -> None:
+        with self.lock:
+            self.hopper.extend(self.boxes)
+            self.boxes.clear()
+
+    def gather_into_shuffler(self) -> None:
+        """Layout, discards, what is left in the shoe and the shuffled stack."""
+        with self.lock:
+            rest = [c for c in self.shoe if isinstance(c, PhysicalCard)]
+            self.hopper.extend(self.shuffled + rest + self.layout + self.discards)
+            for pile in (self.shuffled, self.shoe, self.layout, self.discards):
+                pile.clear()
+
+    def shuffle_hopper(self) -> int:
+        """The shuffler's work: hopper -> shuffled stack, in a seeded random order."""
+        with self.lock:
+            stack = self.hopper + self.shuffled
+            self.hopper.clear()
+            self.rng.shuffle(stack)
+            self.shuffled = stack
+            return len(stack)
+
+    def load_shoe(self, cut_from_end: int) -> None:
+        """Shuffled stack -> shoe, with the cut card ``cut_from_end`` cards from the back."""
+        with self.lock:
+            stack: list[PhysicalCard | str] = list(self.shuffled)
+            self.shuffled.clear()
+            pos = max(0, len(stack) - cut_from_end)
+            stack.insert(pos, CUT_CARD)
+            self.shoe.extend(stack)
+
+    def draw(self) -> PhysicalCard | str | None:
+        """Take the top of the shoe to the layout: a card, the cut card, or None (empty)."""
+        with self.lock:
+            if not self.shoe:
+                return None
+            top = self.shoe.pop(0)
+            if isinstance(top, PhysicalCard):
+                self.layout.append(top)
+            return top
+
+    def clear_layout(self) -> None:
+        with self.lock:
+            self.discards.extend(self.layout)
+            self.layout.clear()
+
+    # faults -------------------------------------------------------------
+    def remove_from_boxes(self, face: Card) -> PhysicalCard:
+        """A missing card: take one copy of ``face`` off the table."""
+        with self.lock:
+            for i, c in enumerate(self.boxes):
+                if c.face == face:
+                    self.pocket.append(self.boxes.pop(i))
+                    return self.pocket[-1]
+        raise LookupError(f"no {face.code} in the boxes")
+
+    def add_to_boxes(self, face: Card) -> PhysicalCard:
+        """A foreign or extra card slipped into the new decks."""
+        with self.lock:
+            pc = PhysicalCard(face)
+            self.boxes.insert(self.rng.randrange(len(self.boxes) + 1), pc)
+            return pc
+
+    def all_cards(self) -> list[PhysicalCard]:
+        with self.lock:
+            piles = (self.boxes, self.hopper, self.shuffled, self.shoe, self.layout, self.discards)
+            return [c for p in piles for c in p if isinstance(c, PhysicalCard)]
