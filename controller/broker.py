@@ -1,0 +1,139 @@
+"""A broker of the demo's own: Mosquitto when installed, else embedded amqtt.
+
+Production tables use a real broker (DESIGN.md, MQTT); the demo and the
+benchmarks start one so that a newcomer needs nothing running first. The
+port is chosen free on loopback and the broker listens on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mosquitto_path() -> str | None:
+    return shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()), None)
+
+
+def wait_for_port(host: str, port: int, deadline_s: float = 10.0) -> None:
+    """Block until a TCP connect succeeds. Start-up only, never the event path."""
+    end = time.monotonic() + deadline_s
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > end:
+                raise RuntimeError(f"broker on {host}:{port} did not start within {deadline_s:.0f} s") from None
+            time.sleep(0.05)
+
+
+@dataclass
+class LocalBroker:
+    """A broker on 127.0.0.1 that this process owns and stops."""
+
+    port: int = 0
+    prefer: str = "auto"  # "auto" | "mosquitto" | "embedded"
+    host: str = "127.0.0.1"
+    kind: str = ""
+    _proc: subprocess.Popen | None = field(default=None, repr=False)
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
+    _thread: threading.Thread | None = field(default=None, repr=False)
+    _tmp: tempfile.TemporaryDirectory | None = field(default=None, repr=False)
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> LocalBroker:
+        self.port = self.port or free_port()
+        exe = mosquitto_path()
+        if self.prefer == "mosquitto" and not exe:
+            raise RuntimeError("mosquitto is not installed (apt-get install -y mosquitto)")
+        if exe and self.prefer != "embedded":
+            self._start_mosquitto(exe)
+        else:
+            self._start_embedded()
+        wait_for_port(self.host, self.port)
+        return self
+
+    def _start_mosquitto(self, exe: str) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="tablectl-broker-")
+        conf = Path(self._tmp.name) / "mosquitto.conf"
+        conf.write_text(
+            f"listener {self.port} {self.host}\nallow_anonymous true\npersistence false\n"
+            "max_queued_messages 100000\nlog_dest none\n")
+        self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+        self.kind = "mosquitto"
+
+    def _start_embedded(self) -> None:
+        try:
+            from amqtt.broker import Broker
+        except ImportError as exc:  # pragma: no cover - depends on the machine
+            raise RuntimeError("no broker: install mosquitto, or pip install 'tablectl[embedded-broker]'") from exc
+        cfg = {"listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
+               "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}}
+        loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        async def serve() -> None:
+            broker = Broker(cfg, loop=loop)
+            try:
+                await broker.start()
+            except BaseException as exc:
+                failure.append(exc)
+                ready.set()
+                return
+            ready.set()
+            self._stop_embedded = asyncio.Event()
+            await self._stop_embedded.wait()
+            await broker.shutdown()
+
+        self._loop = loop
+        self._thread = threading.Thread(target=loop.run_until_complete, args=(serve(),),
+                                        name="embedded-broker", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        if failure:
+            raise RuntimeError(f"embedded broker failed to start: {failure[0]}")
+        self.kind = "embedded (amqtt)"
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+            self._proc = None
+        if self._loop is not None and self._thread is not None:
+            stop = getattr(self, "_stop_embedded", None)
+            if stop is not None:
+                self._loop.call_soon_threadsafe(stop.set)
+            self._thread.join(5)
+            self._loop = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> LocalBroker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
