@@ -1,0 +1,75 @@
+"""A pit subscriber: the demo's, `tablectl watch`'s and the simulated dealer's view.
+
+It sees exactly what any subscriber in the pit sees: JSON events from the
+broker, nothing from inside the controller. Callbacks run on paho's network
+thread, so they must hand work off rather than block.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+log = logging.getLogger(__name__)
+
+
+def parse_address(text: str, default_port: int = 1883) -> tuple[str, int]:
+    """``HOST:PORT`` or ``HOST`` -> (host, port), with a clear error."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, default_port
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"broker address {text!r}: port must be a number 1-65535")
+    return host or "127.0.0.1", int(port)
+
+
+class PitClient:
+    """Subscribes to ``<prefix>/<table>/...`` topics and hands each parsed message on."""
+
+    def __init__(self, host: str, port: int, topics: list[str],
+                 on_event: Callable[[str, dict], None], *, client_id: str = "",
+                 on_bad: Callable[[str, bytes], None] | None = None) -> None:
+        self.topics = topics
+        self.on_event = on_event
+        self.on_bad = on_bad
+        self.connected = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.host, self.port = host, port
+
+    def start(self, timeout: float = 10.0) -> PitClient:
+        self.client.connect(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+        if not self.connected.wait(timeout):
+            raise RuntimeError(f"pit subscriber could not subscribe on {self.host}:{self.port}")
+        return self
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, topic: str, payload: dict, qos: int = 1) -> None:
+        self.client.publish(topic, json.dumps(payload), qos=qos)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("pit subscriber refused by broker: %s", reason_code)
+            return
+        result, _ = client.subscribe([(t, 1) for t in self.topics])
+        if result == mqtt.MQTT_ERR_SUCCESS:
+            client.on_subscribe = lambda *a: self.connected.set()
+
+    def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+        try:
+            payload = json.loads(msg.payload) if msg.payload else {}
+        except (ValueError, UnicodeDecodeError):
+            if self.on_bad:
+                self.on_bad(msg.topic, msg.payload)
+            return
+        self.on_event(msg.topic, payload)
