@@ -1,0 +1,723 @@
+"""The round machine every game reuses: common states, deck integrity, prompts, faults.
+
+DESIGN.md, "The round machine": common states and transitions live once,
+here; a game subclass adds only its dealing phase and its guards. The API
+and every event this module emits are specified in docs/internals.md
+("Round machine"); a pit subscriber sees exactly those.
+
+States (docs/internals.md), in the order a shoe goes through them:
+``closed -> deck_check -> shuffle -> load_shoe -> ready -> betting -> dealing
+-> result -> betting ...``; any state with the shoe in play can go to
+``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
+(``voided -> ready | shuffle``).
+
+- ``closed``: the table is shut; the pit's ``open()`` starts a deck check.
+- ``deck_check``: the decks are checked card by card against the game's
+  deck spec; the table does not open until a check passes (DESIGN.md, "Deck
+  integrity"). The alarm names the missing and the extra cards.
+- ``shuffle``: the shuffler's count is checked against the spec's size; a
+  wrong count sends the table back to ``deck_check`` to find out which
+  cards are wrong.
+- ``load_shoe``: the dealer loads the shoe and places the cut card, then
+  presses ``shuffle_ack``.
+- ``ready``: the shoe is in play and no round has started. ``deal`` opens
+  betting (and accepts a player-dealer offer, if one is pending).
+- ``betting``: a round has a number (``round_start``); ``deal`` means no
+  more bets.
+- ``dealing``: the game's phase. Every card read is first taken from the
+  :class:`~games.ledger.ShoeLedger` (a foreign card or a copy too many is
+  an alarm at once and the round goes to ``fault``), then offered to the
+  game, which knows whether the rules expect it.
+- ``result``: the round is decided; ``deal`` settles it and starts the next
+  round (``betting``), or goes to ``shuffle`` when the cut card came out.
+- ``fault``: something the rules do not allow happened. The dealer's
+  ``void`` button or the pit's ``void()`` voids the round; the pit's
+  ``resume()`` burns the offending card(s) and returns to where the round
+  was.
+- ``voided``: transient; the round's cards go to the discards, then
+  ``ready`` (or ``shuffle`` if the cut card came out).
+
+The machine is a pytransitions ``Machine`` with ``queued=True`` and
+``auto_transitions=False`` (DESIGN.md, "Lessons"): a trigger fired inside a
+callback runs after the current transition has finished, so the events of
+one transition are never interleaved with the next. It owns no timers and
+no threads: the controller's table loop owns time and calls in from its one
+thread.
+
+Every state change emits ``transition``, then the state's own events, then
+the state's ``prompt``; the prompt is published again whenever what the
+machine expects changes inside a state (e.g. after each card).
+
+Alarm codes: ``deck_check_failed`` (fault; names missing and extra cards),
+``shuffle_count`` (fault), ``foreign_card`` and ``card_too_many`` (fault,
+from the ledger), ``unexpected_card`` (fault; warning when no shoe is in
+play), ``missing_draw`` (warning), ``shoe_empty`` (fault, mid-round),
+``game_broken`` (critical), ``unexpected_input`` (warning: a deck check,
+shuffle count or cut card arriving where none belongs; ignored).
+
+Player-dealer decisions happen between rounds: settling a round
+(``deal`` in ``result``) counts it and may offer the deal (``player_dealer``
+events come before the transition to ``betting``). While an offer is
+pending, ``deal`` in ``ready`` accepts it *and* opens betting, but ``deal``
+in ``betting`` only accepts it (bets stay open until the next ``deal``, so
+bettors see who banks before bets close); ``pass`` declines it.
+
+Nothing emitted, and nothing in :meth:`RoundMachine.snapshot`, carries the
+order of undealt cards or the identity of a card dealt face down
+(DESIGN.md, "What must never leave the controller").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from transitions import EventData, Machine
+
+from games.cards import Card
+from games.decks import DeckSpec
+from games.ledger import ShoeLedger, check_deck
+
+Emit = Callable[[str, dict], None]
+
+STATES: tuple[str, ...] = (
+    "closed", "deck_check", "shuffle", "load_shoe", "ready", "betting", "dealing", "result", "fault", "voided",
+)
+
+BUTTONS: tuple[str, ...] = ("deal", "void", "shuffle_ack", "pass")
+"""The dealer's buttons (docs/internals.md)."""
+
+VOID_BY: tuple[str, ...] = ("dealer", "pit", "controller")
+
+SHOE_IN_PLAY: frozenset[str] = frozenset({"load_shoe", "ready", "betting", "dealing", "result", "fault"})
+"""States in which the shoe holds a shuffled spec and every card read is taken from the ledger."""
+
+ROUND_STATES: frozenset[str] = frozenset({"betting", "dealing", "result"})
+"""States in which a round has a number and can be voided from ``fault``."""
+
+MAX_CONSECUTIVE = 2
+"""Player-dealer and Deal: nobody acts as player-dealer more than two consecutive rounds."""
+
+
+class Refused(Exception):
+    """A pit command (open, close, void, resume) that is out of place in the current state.
+
+    The controller turns it into an error reply; the machine is unchanged.
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+@dataclass
+class Fault:
+    """Why the round is in ``fault`` and where it goes back to on resume."""
+
+    origin: str
+    code: str
+    message: str
+    cards: list[Card] = field(default_factory=list)
+
+
+class PlayerDealerRotation:
+    """Who holds the player-dealer position, and the clockwise offer of it.
+
+    California card-room games, "Player-dealer and Deal": one seat holds the
+    position; nobody holds it more than two consecutive rounds; then it is
+    offered clockwise, and "the game will be broken if at least one other
+    intervening player at the table does not accept the deal when offered".
+
+    - :meth:`round_played` counts a *settled* round. A voided round is not
+      counted: nobody won or lost against the player-dealer in it, so it is
+      not a round "of play" in the sheet's sense, and counting it would take
+      the deal from a seat that never banked a hand.
+    - After :data:`MAX_CONSECUTIVE` rounds the holder is *barred* until
+      another seat has banked a round, and the position is offered to the
+      next seat clockwise.
+    - :meth:`pass_` is the dealer's ``pass`` button: the offered seat
+      declines and the offer moves on clockwise; with no offer pending it
+      is the holder passing voluntarily.
+    - :meth:`accept` is ``deal`` while an offer is pending.
+    - An offer that comes back round to the barred seat means nobody
+      intervened: the game is broken (the caller raises the alarm and
+      closes the table). An offer that comes back to a holder who passed
+      voluntarily and is not barred returns the deal to that holder
+      (``kept``): nobody else took it, and the holder may keep banking up
+      to the limit.
+
+    Seats are numbered 1..N clockwise; empty seats are passed by the dealer.
+    Each method returns the ``player_dealer`` events' data to emit.
+    """
+
+    def __init__(self, seats: int, seat: int) -> None:
+        if seats < 2:
+            raise ValueError(f"a player-dealer game needs at least 2 seats, not {seats}")
+        if not 1 <= seat <= seats:
+            raise ValueError(f"player-dealer seat {seat} is not one of seats 1..{seats}")
+        self.seats = seats
+        self.seat = seat
+        self.consecutive = 0
+        self.offered: int | None = None
+        self.origin: int | None = None
+        self.barred: int | None = None
+
+    def next_seat(self, seat: int) -> int:
+        """The seat clockwise of ``seat``."""
+        return seat % self.seats + 1
+
+    @property
+    def lit_seat(self) -> int:
+        """The seat the player-dealer light shows: the offered seat while an offer is pending."""
+        return self.offered if self.offered is not None else self.seat
+
+    def round_played(self) -> list[dict]:
+        """A round was settled with ``seat`` as player-dealer."""
+        self.consecutive += 1
+        self.barred = None
+        if self.consecutive >= MAX_CONSECUTIVE:
+            self.barred = self.seat
+            return [self._offer_from(self.seat)]
+        return [self._event(self.seat, self.consecutive, "kept")]
+
+    def accept(self) -> list[dict]:
+        """The offered seat takes the deal."""
+        if self.offered is None:
+            return []
+        self.seat, self.consecutive = self.offered, 0
+        self.offered = self.origin = None
+        return [self._event(self.seat, 0, "accepted")]
+
+    def pass_(self) -> tuple[list[dict], bool]:
+        """The ``pass`` button. Returns the events and whether the game is broken."""
+        if self.offered is None:
+            events = [self._event(self.seat, self.consecutive, "passed")]
+            self.origin = self.seat
+            nxt = self.next_seat(self.seat)
+        else:
+            events = [self._event(self.offered, 0, "passed")]
+            nxt = self.next_seat(self.offered)
+        if nxt == self.barred:
+            # Round the table back to the seat that banked two rounds: nobody intervened.
+            self.offered, self.origin = self.next_seat(self.barred), self.barred
+            return events, True
+        if nxt == self.origin:
+            self.offered = self.origin = None
+            events.append(self._event(self.seat, self.consecutive, "kept"))
+            return events, False
+        self.offered = nxt
+        events.append(self._event(nxt, 0, "offered"))
+        return events, False
+
+    def snapshot(self) -> dict:
+        return {"seat": self.seat, "consecutive": self.consecutive, "offered": self.offered}
+
+    def _offer_from(self, origin: int) -> dict:
+        self.origin = origin
+        self.offered = self.next_seat(origin)
+        return self._event(self.offered, 0, "offered")
+
+    @staticmethod
+    def _event(seat: int, consecutive: int, change: str) -> dict:
+        return {"seat": seat, "consecutive": consecutive, "change": change}
+
+
+class RoundMachine:
+    """The common round machine; a game subclasses it and adds its dealing phase.
+
+    A subclass implements :meth:`_deal_card` (a card the ledger accepted,
+    arriving in ``dealing``), :meth:`_dealing_prompt`, :meth:`_due_text`,
+    :meth:`_no_card_text`, and the entry hooks ``_entered_dealing`` and
+    ``_entered_result``; it calls ``self._fire("hands_complete")`` when the
+    rules say the round is complete. Optional: :meth:`_clear_layout`,
+    :meth:`_snapshot_game`.
+    """
+
+    game = "generic"
+    state: str  # set by pytransitions
+
+    def __init__(self, *, spec: DeckSpec, emit: Emit, seats: int,
+                 player_dealer_seat: int | None = None, first_round: int = 1) -> None:
+        self.spec = spec
+        self.seats = seats
+        self._emit = emit
+        self.ledger = ShoeLedger(spec)
+        self.rotation = PlayerDealerRotation(seats, player_dealer_seat) if player_dealer_seat else None
+        self.round: int | None = None
+        self._next_round = first_round
+        self.last_round = False
+        self._shoe_empty = False
+        self.action_seat: int | None = None
+        self.fault: Fault | None = None
+        self.machine = Machine(
+            model=self, states=list(STATES), transitions=self._transitions(), initial="closed",
+            queued=True, auto_transitions=False, send_event=True,
+            after_state_change="_after_change",
+        )
+
+    # --- the transitions -----------------------------------------------------------------
+
+    @staticmethod
+    def _transitions() -> list[dict]:
+        resumable = ["load_shoe", "ready", "betting", "dealing", "result"]
+        table: list[dict[str, Any]] = [
+            {"trigger": "open_table", "source": "closed", "dest": "deck_check"},
+            {"trigger": "close_table", "source": ["deck_check", "shuffle", "load_shoe", "ready", "result"],
+             "dest": "closed"},
+            {"trigger": "deck_verified", "source": "deck_check", "dest": "shuffle"},
+            {"trigger": "deck_failed", "source": "shuffle", "dest": "deck_check"},
+            {"trigger": "shuffled_ok", "source": "shuffle", "dest": "load_shoe"},
+            {"trigger": "shuffled_wrong_count", "source": "shuffle", "dest": "deck_check"},
+            {"trigger": "shoe_loaded", "source": "load_shoe", "dest": "ready"},
+            {"trigger": "betting_opened", "source": ["ready", "result"], "dest": "betting"},
+            {"trigger": "no_more_bets", "source": "betting", "dest": "dealing"},
+            {"trigger": "hands_complete", "source": "dealing", "dest": "result"},
+            {"trigger": "shoe_finished", "source": ["ready", "result"], "dest": "shuffle"},
+            {"trigger": "fault_raised", "source": resumable, "dest": "fault"},
+            {"trigger": "void_round", "source": ["betting", "dealing", "fault"], "dest": "voided"},
+            {"trigger": "void_done", "source": "voided", "dest": "shuffle", "conditions": "_shoe_done"},
+            {"trigger": "void_done", "source": "voided", "dest": "ready"},
+            {"trigger": "game_broken", "source": ["ready", "betting"], "dest": "closed"},
+        ]
+        for dest in resumable:
+            table.append({"trigger": "resumed", "source": "fault", "dest": dest,
+                          "conditions": f"_resumes_to_{dest}"})
+        return table
+
+    def _shoe_done(self, _event: EventData) -> bool:
+        return self.last_round
+
+    def _resumes_to(self, dest: str) -> bool:
+        return self.fault is not None and self.fault.origin == dest
+
+    def _resumes_to_load_shoe(self, _e: EventData) -> bool:
+        return self._resumes_to("load_shoe")
+
+    def _resumes_to_ready(self, _e: EventData) -> bool:
+        return self._resumes_to("ready")
+
+    def _resumes_to_betting(self, _e: EventData) -> bool:
+        return self._resumes_to("betting")
+
+    def _resumes_to_dealing(self, _e: EventData) -> bool:
+        return self._resumes_to("dealing")
+
+    def _resumes_to_result(self, _e: EventData) -> bool:
+        return self._resumes_to("result")
+
+    def _fire(self, trigger: str) -> None:
+        """Fire a trigger; with ``queued=True`` a trigger fired from a callback runs after it."""
+        self.trigger(trigger)  # type: ignore[attr-defined]  # bound by pytransitions
+
+    def _after_change(self, event: EventData) -> None:
+        """Every state change: ``transition``, then the state's own events, then its ``prompt``.
+
+        A resume goes back into a state without entering it afresh: the
+        round's hands and result stay as they were.
+        """
+        trigger = event.event.name if event.event else ""
+        self._emit("transition", {"from": event.transition.source, "to": event.transition.dest,
+                                  "trigger": trigger})
+        if trigger != "resumed":
+            hook = getattr(self, f"_entered_{self.state}", None)
+            if hook is not None:
+                hook()
+        self._publish_prompt()
+
+    # --- pit commands (raise Refused when out of place) -----------------------------------
+
+    def open(self) -> None:
+        """Pit ``open``: ``closed -> deck_check``. The table opens only after a deck check passes."""
+        if self.state != "closed":
+            raise Refused(f"the table is already open (state {self.state})")
+        self._fire("open_table")
+
+    def close(self) -> None:
+        """Pit ``close``: to ``closed`` from any state without a round in progress."""
+        if self.state == "closed":
+            raise Refused("the table is already closed")
+        if self.state in ("betting", "dealing", "fault"):
+            raise Refused(f"round {self.round} is in progress (state {self.state}): void it first")
+        self._fire("close_table")
+
+    def void(self, reason: str, by: str) -> None:
+        """Void the round in progress (pit, or the dealer's ``void`` button from ``fault``).
+
+        A round can be voided while betting, dealing, or from ``fault``; a
+        fault that arose with no round in progress (a card read in ``ready``)
+        has nothing to void and is resumed instead.
+        """
+        if by not in VOID_BY:
+            raise Refused(f"void by {by!r}: must be one of {', '.join(VOID_BY)}")
+        if not self._voidable():
+            if self.state == "fault":
+                raise Refused("no round in progress to void: resume to burn the card")
+            if self.state == "result":
+                raise Refused(f"round {self.round} already has a result: settle it with deal")
+            raise Refused(f"no round in progress to void (state {self.state})")
+        self._void(reason, by)
+
+    def resume(self, by: str) -> None:
+        """Leave ``fault``: burn the offending card(s) and go back to where the round was."""
+        if self.state != "fault" or self.fault is None:
+            raise Refused(f"nothing to resume: the table is not in fault (state {self.state})")
+        if self._shoe_empty and self.fault.origin in ("betting", "dealing"):
+            raise Refused("the shoe is empty: the round cannot go on; void it")
+        burned = [c.code for c in self.fault.cards]
+        self._emit("resume", {"round": self.round, "by": by, "burned": burned})
+        self._fire("resumed")
+        self.fault = None
+
+    # --- device input (never raises) -----------------------------------------------------
+
+    def deck_checked(self, cards: Sequence[Card], unreadable: int) -> None:
+        """The shuffler's deck check: every card read, and how many it could not read."""
+        if self.state not in ("deck_check", "shuffle"):
+            self._unexpected_input(f"a deck check result arrived in state {self.state}: ignored")
+            return
+        check = check_deck(self.spec, list(cards))
+        ok = check.ok and unreadable == 0
+        missing = [c.code for c in check.missing]
+        extra = [c.code for c in check.extra]
+        self._emit("deck_check", {"ok": ok, "expected": check.expected, "counted": check.counted,
+                                  "missing": missing, "extra": extra, "unreadable": unreadable})
+        if ok:
+            if self.state == "deck_check":
+                self._fire("deck_verified")
+            else:
+                self._publish_prompt()
+            return
+        message = "deck check failed: " + check.summary()
+        if unreadable:
+            message += f"; {unreadable} card(s) unreadable"
+        self._alarm("deck_check_failed", "fault", message, missing=missing, extra=extra,
+                    action="find the missing cards, remove the extra cards, then check the deck again")
+        if self.state == "shuffle":
+            self._fire("deck_failed")
+        else:
+            self._publish_prompt()
+
+    def shuffled(self, count: int) -> None:
+        """A shuffle finished with ``count`` cards: checked against the spec's size."""
+        if self.state != "shuffle":
+            self._unexpected_input(f"a shuffle count arrived in state {self.state}: ignored")
+            return
+        ok = count == self.spec.size
+        self._emit("shuffle", {"ok": ok, "count": count, "expected": self.spec.size})
+        if ok:
+            self.ledger.refill()
+            self.last_round = False
+            self._shoe_empty = False
+            self._fire("shuffled_ok")
+            return
+        self._alarm("shuffle_count", "fault",
+                    f"the shuffle counted {count} cards; a {self.spec.name} shoe holds {self.spec.size}",
+                    action="check the deck to find the missing or extra cards")
+        self._fire("shuffled_wrong_count")
+
+    def card(self, card: Card) -> None:
+        """The shoe read a card.
+
+        In play it is first taken from the ledger (foreign card, copy too
+        many: alarm and ``fault``), then offered to the game in
+        ``dealing``; anywhere else it is a card the rules did not ask for
+        (``unexpected_card`` alarm and ``fault``).
+        """
+        if self.state not in SHOE_IN_PLAY:
+            self._alarm("unexpected_card", "warning",
+                        f"{card.code} read while no shoe is in play (state {self.state})",
+                        card=card.code, expected=self._no_card_text(), action="remove the card from the shoe")
+            return
+        fault = self.ledger.take(card)
+        if fault is not None:
+            code = "foreign_card" if fault.kind == "foreign" else "card_too_many"
+            self._alarm(code, "fault", fault.message, card=card.code, expected=self._expected_text(),
+                        action="hold the card for the pit: void the round, or resume to burn it")
+            self._enter_fault(code, fault.message, card)
+            return
+        if self.state == "dealing":
+            self._deal_card(card)
+            return
+        expected = self._no_card_text()
+        message = f"{card.code} drawn, but {expected}"
+        self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected,
+                    action="void the round, or resume to burn the card")
+        self._enter_fault("unexpected_card", message, card)
+
+    def cut_card(self) -> None:
+        """The cut card came out: the round in progress (or the next to start) is the shoe's last.
+
+        After that round's result, ``deal`` leads to ``shuffle`` instead of ``betting``.
+        """
+        if self.state not in SHOE_IN_PLAY:
+            self._unexpected_input(f"cut card read while no shoe is in play (state {self.state})")
+            return
+        self.last_round = True
+        self._emit("shoe", {"event": "cut_card", "last_round": True, "remaining": self.ledger.remaining})
+        if self.state in ("result", "ready", "betting"):
+            self._publish_prompt()
+
+    def shoe_empty(self) -> None:
+        """The shoe ran out. Mid-round (betting or dealing) that is a fault: void, then shuffle."""
+        in_play = self.state in SHOE_IN_PLAY and self.state != "load_shoe"
+        self._emit("shoe", {"event": "empty", "last_round": in_play or self.last_round,
+                            "remaining": self.ledger.remaining})
+        if not in_play:
+            return
+        self.last_round = True
+        self._shoe_empty = True
+        if self.state in ("betting", "dealing"):
+            message = f"the shoe ran out during round {self.round}"
+            self._alarm("shoe_empty", "fault", message, expected=self._expected_text(),
+                        action="void the round; the table goes to the shuffle")
+            self._enter_fault("shoe_empty", message)
+        elif self.state == "ready":
+            self._fire("shoe_finished")
+        elif self.state == "result":
+            self._publish_prompt()
+
+    def button(self, name: str) -> None:
+        """A dealer button. One not lit is refused with a ``button`` event (``accepted: false``).
+
+        ``deal`` pressed while dealing and a card is still due is also a
+        ``missing_draw`` alarm (warning): the dealer thinks the round is
+        over but the rules want another card. The round is unchanged.
+        """
+        if name not in BUTTONS:
+            self._emit("button", {"button": name, "accepted": False,
+                                  "reason": f"unknown button: the buttons are {', '.join(BUTTONS)}"})
+            return
+        if name not in self._buttons():
+            if name == "deal" and self.state == "dealing":
+                due = self._due_text()
+                self._emit("button", {"button": name, "accepted": False, "reason": f"a card is due: {due}"})
+                self._alarm("missing_draw", "warning", f"deal pressed but a card is due: {due}",
+                            expected=due, action="draw the card the prompt names")
+                return
+            self._emit("button", {"button": name, "accepted": False,
+                                  "reason": f"{name} is not lit in state {self.state}"})
+            return
+        self._emit("button", {"button": name, "accepted": True, "reason": None})
+        getattr(self, f"_button_{name}")()
+
+    def _button_shuffle_ack(self) -> None:
+        self._fire("shoe_loaded")
+
+    def _button_deal(self) -> None:
+        rotation = self.rotation
+        if self.state == "ready":
+            if rotation is not None:
+                self._emit_player_dealer(rotation.accept())
+            self._fire("betting_opened")
+        elif self.state == "betting":
+            if rotation is not None and rotation.offered is not None:
+                # Accepting the deal does not also close the bets: bettors see who banks first.
+                self._emit_player_dealer(rotation.accept())
+                self._publish_prompt()
+            else:
+                self._fire("no_more_bets")
+        elif self.state == "result":
+            if rotation is not None:
+                self._emit_player_dealer(rotation.round_played())
+            self._fire("shoe_finished" if self.last_round else "betting_opened")
+
+    def _button_pass(self) -> None:
+        assert self.rotation is not None
+        events, broken = self.rotation.pass_()
+        self._emit_player_dealer(events)
+        if not broken:
+            self._publish_prompt()
+            return
+        barred = self.rotation.barred
+        self._alarm("game_broken", "critical",
+                    f"the deal went round the table back to seat {barred} after its {MAX_CONSECUTIVE} "
+                    "consecutive rounds: no other player accepted it, so the game is broken "
+                    "(Player-dealer and Deal)",
+                    action="the table closes; the pit decides when to reopen it")
+        if self.state == "betting":
+            self._emit("void", {"round": self.round, "reason": "game broken: no intervening player-dealer",
+                                "by": "controller"})
+            self._clear_layout()
+        self._fire("game_broken")
+
+    def _button_void(self) -> None:
+        self._void("dealer pressed void", "dealer")
+
+    # --- state entry ---------------------------------------------------------------------
+
+    def _entered_betting(self) -> None:
+        self.round = self._next_round
+        self._next_round += 1
+        self.action_seat = None
+        self._clear_layout()
+        self._emit("round_start", {"round": self.round, "player_dealer": self._player_dealer_seat(),
+                                   "last_of_shoe": self.last_round})
+
+    def _entered_voided(self) -> None:
+        self._fire("void_done")
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _voidable(self) -> bool:
+        if self.state in ("betting", "dealing"):
+            return True
+        return self.state == "fault" and self.fault is not None and self.fault.origin in ROUND_STATES
+
+    def _void(self, reason: str, by: str) -> None:
+        self._emit("void", {"round": self.round, "reason": reason, "by": by})
+        self._clear_layout()
+        self.action_seat = None
+        self.fault = None
+        self._fire("void_round")
+
+    def _enter_fault(self, code: str, message: str, card: Card | None = None) -> None:
+        if self.state == "fault" and self.fault is not None:
+            if card is not None:
+                self.fault.cards.append(card)
+            self._publish_prompt()
+            return
+        self.fault = Fault(self.state, code, message, [card] if card is not None else [])
+        self._fire("fault_raised")
+
+    def _alarm(self, code: str, severity: str, message: str, *, card: str | None = None,
+               expected: str | None = None, missing: Sequence[str] = (), extra: Sequence[str] = (),
+               action: str = "") -> None:
+        self._emit("alarm", {"code": code, "severity": severity, "message": message, "card": card,
+                             "expected": expected, "missing": list(missing), "extra": list(extra),
+                             "action": action})
+
+    def _unexpected_input(self, message: str) -> None:
+        self._alarm("unexpected_input", "warning", message, expected=self._prompt()["text"],
+                    action="follow the prompt")
+
+    def _emit_player_dealer(self, events: list[dict]) -> None:
+        for data in events:
+            self._emit("player_dealer", data)
+
+    def _player_dealer_seat(self) -> int | None:
+        return self.rotation.lit_seat if self.rotation is not None else None
+
+    def _buttons(self) -> list[str]:
+        state = self.state
+        if state == "load_shoe":
+            return ["shuffle_ack"]
+        if state in ("ready", "betting"):
+            return ["deal", "pass"] if self.rotation is not None else ["deal"]
+        if state == "result":
+            return ["deal"]
+        if state == "fault" and self._voidable():
+            return ["void"]
+        return []
+
+    def _publish_prompt(self) -> None:
+        self._emit("prompt", self._prompt())
+
+    def _prompt(self) -> dict:
+        """What the machine expects next: the dealer's lights, the pit, and the simulated dealer read it."""
+        state = self.state
+        prompt: dict[str, Any] = {"expect": "none", "hand": None, "buttons": self._buttons(), "text": ""}
+        if state == "dealing":
+            prompt.update(self._dealing_prompt())
+            prompt["buttons"] = self._buttons()
+            return prompt
+        last = " This is the last round of the shoe." if self.last_round else ""
+        offer = self.rotation.offered if self.rotation is not None else None
+        if offer is not None and state in ("ready", "betting"):
+            prompt["seat"] = offer
+        if state == "closed":
+            prompt.update(expect="open", text="The table is closed: waiting for the pit to open it.")
+        elif state == "deck_check":
+            prompt.update(expect="deck_check",
+                          text=f"Load the decks into the shuffler and run a deck check ({self.spec.size} "
+                               f"cards, {self.spec.name}).")
+        elif state == "shuffle":
+            prompt.update(expect="shuffle", text="Gather every card into the shuffler and shuffle.")
+        elif state == "load_shoe":
+            prompt.update(expect="load_shoe",
+                          text="Load the shuffled cards into the shoe, place the cut card, press shuffle_ack.")
+        elif state == "ready":
+            text = ("Press deal to open betting." if offer is None else
+                    f"The player-dealer position is offered to seat {offer}: deal = seat {offer} accepts "
+                    f"and betting opens; pass = seat {offer} declines.")
+            prompt.update(expect="bets", text=text + last)
+        elif state == "betting":
+            text = (f"Bets open for round {self.round}: press deal for no more bets." if offer is None else
+                    f"The player-dealer position is offered to seat {offer}: deal = seat {offer} accepts; "
+                    f"pass = seat {offer} declines.")
+            prompt.update(expect="bets", text=text + last)
+        elif state == "result":
+            nxt = "the shuffle" if self.last_round else "the next round"
+            prompt.update(expect="settle",
+                          text=f"Settle round {self.round}, clear the layout, press deal for {nxt}.")
+        elif state == "fault":
+            fault = self.fault
+            what = fault.message if fault else "fault"
+            burn = " ".join(c.code for c in fault.cards) if fault and fault.cards else ""
+            how = ("press void or have the pit void the round" if self._voidable()
+                   else "the pit resumes")
+            resume = f"; the pit may resume (burns {burn})" if burn and self._voidable() else ""
+            prompt.update(expect="fault", text=f"Fault: {what}. To go on, {how}{resume}.")
+        return prompt
+
+    def _expected_text(self) -> str:
+        """What the machine expects now, for an alarm's ``expected``."""
+        if self.state == "dealing":
+            return self._due_text()
+        return self._no_card_text()
+
+    def snapshot(self) -> dict:
+        """The retained state topic: nothing secret (no face-down card, no undealt order)."""
+        prompt = self._prompt()
+        fault = self.fault if self.state == "fault" else None
+        data: dict[str, Any] = {
+            "game": self.game,
+            "state": self.state,
+            "round": self.round,
+            "prompt": prompt,
+            "player_dealer": self.rotation.snapshot() if self.rotation is not None else None,
+            "action_seat": self.action_seat,
+            "lights": {"action_seat": self.action_seat, "player_dealer_seat": self._player_dealer_seat(),
+                       "buttons_lit": prompt["buttons"]},
+            "shoe": {"dealt": self.ledger.drawn, "remaining": self.ledger.remaining,
+                     "last_round": self.last_round},
+            "fault": None if fault is None else {"code": fault.code, "message": fault.message,
+                                                 "cards": [c.code for c in fault.cards]},
+        }
+        data.update(self._snapshot_game())
+        return data
+
+    # --- game hooks ----------------------------------------------------------------------
+
+    def _deal_card(self, card: Card) -> None:
+        """A card the ledger accepted, arriving in ``dealing``. The game places it or alarms."""
+        raise NotImplementedError
+
+    def _dealing_prompt(self) -> dict:
+        """The prompt fields for ``dealing`` (``expect``, ``hand``, ``text``, ...)."""
+        raise NotImplementedError
+
+    def _due_text(self) -> str:
+        """What card is due in ``dealing`` and why, e.g. ``card -> player (player has 3: draws)``."""
+        raise NotImplementedError
+
+    def _no_card_text(self) -> str:
+        """Why no card is due now, e.g. ``no card: player stands on 7, banker stands on 6``."""
+        return {
+            "closed": "no card: the table is closed",
+            "deck_check": "no card: the deck check is due",
+            "shuffle": "no card: the shuffle is due",
+            "load_shoe": "no card: the shoe is being loaded",
+            "ready": "no card: betting has not opened",
+            "betting": "no card: bets are open (press deal for no more bets first)",
+            "result": "no card: the round is complete",
+            "fault": "no card: the table is in fault",
+            "voided": "no card: the round was voided",
+        }.get(self.state, "no card")
+
+    def _clear_layout(self) -> None:
+        """The round's cards go to the discards."""
+
+    def _snapshot_game(self) -> dict:
+        """Game-specific snapshot fields (without secrets)."""
+        return {}
