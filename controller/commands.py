@@ -1,0 +1,66 @@
+"""Pit commands: from raw MQTT payload to a checked request, or a reason why not.
+
+The broker's ACL decides who may send a command; the controller still
+checks every payload (DESIGN.md, MQTT) against ``docs/schemas/command.json``
+and answers anything it cannot run with an error naming the problem. The
+request's ``id`` is recovered whenever the payload is a JSON object, so
+even a refusal reaches the sender's reply handler.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.inbox import Command
+from controller.schemas import problems, show, validator
+
+COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "button")
+PAYLOAD_LIMIT = 4096
+"""Bytes: a command is a small JSON object; anything bigger is refused unread."""
+
+
+class CommandError(ValueError):
+    """A command that cannot be run; ``request_id`` is echoed in the reply."""
+
+    def __init__(self, message: str, request_id: Any = None) -> None:
+        self.request_id = request_id
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Request:
+    name: str
+    id: str | int | None
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+def parse(command: Command, *, remote_buttons: bool) -> Request:
+    """Check a command; raise :class:`CommandError` naming the problem."""
+    if command.retained:
+        raise CommandError("retained commands are refused: a retained command would run again on every "
+                           "reconnect; publish it without the retain flag")
+    if len(command.payload) > PAYLOAD_LIMIT:
+        raise CommandError(f"payload too large: {len(command.payload)} bytes, at most {PAYLOAD_LIMIT}")
+    try:
+        text = command.payload.decode("utf-8")
+        payload = json.loads(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"malformed payload: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except ValueError as exc:  # json.JSONDecodeError: says where, never echoes the payload
+        raise CommandError(f"malformed JSON: {exc}") from None
+    if not isinstance(payload, dict):
+        raise CommandError(f"the payload must be a JSON object such as {{\"id\": \"r1\"}}, "
+                           f"not {type(payload).__name__} {show(payload, 30)}")
+    rid = payload.get("id")
+    if not (isinstance(rid, str) and len(rid) <= 128) and not (isinstance(rid, int) and not isinstance(rid, bool)):
+        rid = None
+    if command.name not in COMMANDS:
+        raise CommandError(f"unknown command {command.name!r}: the commands are {', '.join(COMMANDS)}", rid)
+    if command.name == "button" and not remote_buttons:
+        raise CommandError("remote buttons are off on this table ([dealer] remote_buttons = false)", rid)
+    found = problems(validator(f"command#/$defs/{command.name}"), payload)
+    if found:
+        raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
+    return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})

@@ -1,0 +1,85 @@
+"""The JSON Schema (Draft 2020-12) of a table's TOML config.
+
+Kept as Python so that its defaults and the dataclasses of
+:mod:`controller.config` sit side by side; the schema rejects unknown keys
+everywhere (``additionalProperties: false``), because a misspelt key that is
+silently ignored leaves a table running on a default nobody chose.
+
+Cross-field rules that a schema says badly (a seat beyond ``table.seats``,
+one GPIO pin used twice, password and password_file both given) are checked
+in :mod:`controller.config` after this schema passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.baccarat_rules import ACTION_WRAPS
+
+GAMES = ("baccarat",)
+BUTTONS = ("deal", "void", "shuffle_ack", "pass")
+MAX_SEATS = 14
+"""The largest table of the rule sheets: Three Card Poker on a baccarat
+table, 13 players and the player-dealer (california-card-room-games)."""
+
+_SEAT_KEY = {"pattern": "^(?:[1-9]|1[0-4])$", "x-why": f"must be a seat number 1-{MAX_SEATS}"}
+_PIN = {"type": "integer", "minimum": 0, "maximum": 27,
+        "x-why": "must be a BCM GPIO number 0-27"}
+
+
+def _section(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def _pins_by(names: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "propertyNames": names, "additionalProperties": _PIN}
+
+
+_SERIAL = _section({
+    "url": {"type": "string", "minLength": 1},
+    "baudrate": {"type": "integer", "minimum": 300, "maximum": 4_000_000},
+    "heartbeat_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
+}, required=("url",))
+
+CONFIG_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "tablectl table config",
+    **_section({
+        "table": _section({
+            "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$", "minLength": 1, "maxLength": 64},
+            "game": {"enum": list(GAMES)},
+            "seats": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
+            "autostart": {"type": "boolean"},
+        }, required=("id", "game")),
+        "game": _section({
+            "action_wrap": {"enum": list(ACTION_WRAPS)},
+            "first_player_dealer_seat": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
+        }),
+        "mqtt": _section({
+            "host": {"type": "string", "minLength": 1},
+            "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+            "prefix": {"type": "string", "pattern": "^[^/+#\\s]+(?:/[^/+#\\s]+)*$",
+                       "x-why": "must be topic levels without wildcards, spaces or empty levels, "
+                                "such as \"casino\" or \"site1/floor2\""},
+            "username": {"type": "string", "minLength": 1},
+            "password": {"type": "string"},
+            "password_file": {"type": "string", "minLength": 1},
+            "keepalive": {"type": "integer", "minimum": 5, "maximum": 3600},
+            "protocol": {"enum": ["3.1.1", "5"]},
+        }),
+        "journal": _section({"path": {"type": "string", "minLength": 1}}),
+        "devices": _section({"shoe": _SERIAL, "shuffler": _SERIAL}),
+        "gpio": _section({
+            "pin_factory": {"enum": ["default", "mock"]},
+            "buttons": _pins_by({"enum": list(BUTTONS)}),
+            "button_leds": _pins_by({"enum": list(BUTTONS)}),
+            "action_lights": _pins_by(_SEAT_KEY),
+            "player_dealer_lights": _pins_by(_SEAT_KEY),
+        }),
+        "dealer": _section({"remote_buttons": {"type": "boolean"}}),
+    }, required=("table",)),
+}
+
+GAME_DEVICES: dict[str, tuple[str, ...]] = {"baccarat": ("shoe", "shuffler")}
+"""The devices each game cannot be dealt without."""

@@ -1,0 +1,215 @@
+"""The journal: every table event, numbered, on disk before anyone sees it.
+
+SQLite in WAL mode, written by the table thread only. It is also the MQTT
+outbox (DESIGN.md, MQTT): paho keeps unacknowledged messages in memory only,
+so an event stays ``delivered = 0`` here until the broker's PUBACK for it
+has come back through the table's inbox, and a restart or a broker outage
+resumes from the first undelivered ``seq``.
+
+``seq`` is table-wide and contiguous. It is the row id of an
+``AUTOINCREMENT`` table, so it is never reused even if old rows are pruned,
+and it survives a restart. The journal assigns it in memory (the next
+number after the largest ever stored) because the envelope that is stored
+and published must carry it; the row's primary key then proves it unique.
+
+The journal stores exactly the envelopes that are published, byte for byte:
+no face-down card, no order of undealt cards (DESIGN.md, "What must never
+leave the controller"). Its ``meta`` table holds the birth number and the
+machine's last state, so a restart knows whether a round was cut short.
+
+Durability: ``synchronous = FULL``. In WAL mode NORMAL is safe against a
+crash of the process but not of the machine: a power cut can roll back the
+last commits. Those events may already have reached the pit (we publish
+right after commit), so after the restart their ``seq`` numbers would be
+handed out again for different events, and a subscriber that de-duplicates
+by ``seq`` would drop the new ones. Power loss is a fault this project
+injects on purpose, so each commit waits for its fsync (one per inbox item,
+about a millisecond on a Pi's SD card or SSD).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts        REAL    NOT NULL,
+    round     INTEGER,
+    kind      TEXT    NOT NULL,
+    envelope  TEXT    NOT NULL,
+    delivered INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS events_undelivered ON events (seq) WHERE delivered = 0;
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One journaled table event. ``payload`` is the envelope as JSON bytes,
+    serialised once: the bytes stored are the bytes published."""
+
+    seq: int
+    ts: float
+    table: str
+    round: int | None
+    kind: str
+    data: dict[str, Any]
+    payload: bytes
+
+    def envelope(self) -> dict[str, Any]:
+        return {"seq": self.seq, "ts": self.ts, "table": self.table, "round": self.round,
+                "kind": self.kind, "data": self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An event to journal: everything but its ``seq``."""
+
+    kind: str
+    round: int | None
+    data: dict[str, Any]
+    ts: float
+
+
+def _plain(value: Any) -> Any:
+    """JSON for what a machine may put in event data by mistake: a card
+    becomes its code, any other object its text. Journaling never fails on it."""
+    code = getattr(value, "code", None)
+    if isinstance(code, str):
+        return code
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
+
+
+class Journal:
+    """The table's event log and outbox. Not thread-safe by design: one
+    owner (the table thread) at a time; it may be created on another thread
+    and handed over, hence ``check_same_thread=False``."""
+
+    def __init__(self, path: str | Path, table: str) -> None:
+        self.path = Path(path)
+        self.table = table
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per batch.
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = FULL")
+        self._db.executescript(SCHEMA)
+        self._next_seq = self._stored_next_seq()
+
+    # -- writing -------------------------------------------------------------
+
+    def append(self, kind: str, round: int | None, data: Mapping[str, Any], ts: float) -> Event:
+        """Journal one event in its own transaction."""
+        return self.append_many([Pending(kind, round, dict(data), ts)])[0]
+
+    def append_many(self, items: Sequence[Pending], meta: Mapping[str, Any] | None = None) -> list[Event]:
+        """Journal events in one transaction, numbering them in order; also
+        set ``meta`` keys in the same transaction. Nothing is numbered if
+        the commit fails."""
+        if not items and not meta:
+            return []
+        first = self._next_seq
+        events = [self._make(first + i, item) for i, item in enumerate(items)]
+        with self._transaction():
+            self._db.executemany(
+                "INSERT INTO events (seq, ts, round, kind, envelope) VALUES (?, ?, ?, ?, ?)",
+                [(e.seq, e.ts, e.round, e.kind, e.payload.decode()) for e in events])
+            self._set_meta(meta or {})
+        self._next_seq = first + len(events)
+        return events
+
+    def mark_delivered(self, seqs: Iterable[int]) -> None:
+        """The broker acknowledged these events (PUBACK)."""
+        rows = [(s,) for s in seqs]
+        if rows:
+            with self._transaction():
+                self._db.executemany("UPDATE events SET delivered = 1 WHERE seq = ?", rows)
+
+    def set_meta(self, **values: Any) -> None:
+        with self._transaction():
+            self._set_meta(values)
+
+    def next_birth(self) -> int:
+        """Count one more start of the controller: the Sparkplug-style birth
+        number of the status topic's birth and will."""
+        birth = int(self.meta("birth", 0)) + 1
+        self.set_meta(birth=birth)
+        return birth
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def next_seq(self) -> int:
+        return self._next_seq
+
+    def undelivered(self, after_seq: int | None = None, limit: int = 1000) -> list[Event]:
+        """Events not yet acknowledged by the broker, in ``seq`` order."""
+        rows = self._db.execute(
+            "SELECT seq, envelope FROM events WHERE delivered = 0 AND seq > ? ORDER BY seq LIMIT ?",
+            (after_seq or 0, limit)).fetchall()
+        return [self._load(seq, text) for seq, text in rows]
+
+    def events(self, after_seq: int = 0, limit: int = 1000) -> list[Event]:
+        """Every event after ``after_seq``, delivered or not: for audits and tests."""
+        rows = self._db.execute("SELECT seq, envelope FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                                (after_seq, limit)).fetchall()
+        return [self._load(seq, text) for seq, text in rows]
+
+    def last_round(self) -> int | None:
+        """The highest round id ever journaled: a restart numbers rounds on from it."""
+        return self._db.execute("SELECT MAX(round) FROM events").fetchone()[0]
+
+    def meta(self, key: str, default: Any = None) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- internals -------------------------------------------------------------
+
+    def _make(self, seq: int, item: Pending) -> Event:
+        envelope = {"seq": seq, "ts": item.ts, "table": self.table, "round": item.round,
+                    "kind": item.kind, "data": item.data}
+        payload = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False, default=_plain).encode()
+        return Event(seq, item.ts, self.table, item.round, item.kind, item.data, payload)
+
+    def _load(self, seq: int, text: str) -> Event:
+        env = json.loads(text)
+        return Event(seq, env["ts"], env["table"], env["round"], env["kind"], env["data"], text.encode())
+
+    def _stored_next_seq(self) -> int:
+        # sqlite_sequence remembers the largest seq ever used, even after a prune.
+        row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()
+        top = self._db.execute("SELECT MAX(seq) FROM events").fetchone()[0]
+        return max(row[0] if row else 0, top or 0) + 1
+
+    def _set_meta(self, values: Mapping[str, Any]) -> None:
+        self._db.executemany("INSERT INTO meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                             [(k, json.dumps(v)) for k, v in values.items()])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")

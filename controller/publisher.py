@@ -1,0 +1,245 @@
+"""The MQTT side of a table: birth and will, retained state, events, commands.
+
+paho-mqtt 2.x runs its network loop on its own thread (``loop_start``).
+Its callbacks never block and never touch SQLite: each one only puts a
+small item on the table's inbox (:mod:`controller.inbox`). Everything else
+is called from the table thread, which owns the journal:
+
+- on every (re)connect the table thread publishes the retained birth on
+  ``<prefix>/<table>/status``, the retained state, and every undelivered
+  journal event in ``seq`` order (the journal is the outbox; DESIGN.md, MQTT);
+- each event goes out at QoS 1 on ``<prefix>/<table>/event/<kind>``; the
+  paho message id is remembered against the event's ``seq`` here, and the
+  PUBACK comes back as :class:`~controller.inbox.Acked` so that the table
+  thread marks the event delivered. Because the mapping is written and
+  read on the table thread only, a PUBACK that overtakes ``publish()``'s
+  return cannot be lost and no lock is needed;
+- commands arrive on ``<prefix>/<table>/cmd/+`` and are queued as
+  :class:`~controller.inbox.Command`; replies go to ``.../cmd/<name>/reply``.
+
+paho resends what it still holds unacknowledged after a reconnect (the DUP
+flag), so a reconnect republishes from the journal only the events paho
+does not hold: a backlog after an outage or a restart, without duplicating
+what is already in flight.
+
+The birth number (``birth``) is counted per controller start in the
+journal; the will, set before connecting, carries the same number, as
+Sparkplug's bdSeq does, so the pit can tell which session went away.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from controller.config import MqttSection
+from controller.inbox import Acked, Command, Connected, Disconnected
+from controller.journal import Event
+
+log = logging.getLogger(__name__)
+
+def software_version() -> str:
+    try:
+        return version("tablectl")
+    except PackageNotFoundError:  # pragma: no cover - only outside an install
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The topics of one table under a prefix (DESIGN.md, MQTT)."""
+
+    prefix: str
+    table: str
+
+    @property
+    def base(self) -> str:
+        return f"{self.prefix}/{self.table}"
+
+    @property
+    def status(self) -> str:
+        return f"{self.base}/status"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    def event(self, kind: str) -> str:
+        return f"{self.base}/event/{kind}"
+
+    @property
+    def commands(self) -> str:
+        """The subscription: one level under ``cmd/``, so replies never echo back."""
+        return f"{self.base}/cmd/+"
+
+    def command(self, name: str) -> str:
+        return f"{self.base}/cmd/{name}"
+
+    def reply(self, name: str) -> str:
+        return f"{self.base}/cmd/{name}/reply"
+
+
+def _json(obj: Mapping[str, Any]) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+class Publisher:
+    """One table's MQTT client. Construct, then :meth:`start` with the birth number."""
+
+    def __init__(self, settings: MqttSection, table: str, inbox: queue.Queue, *, game: str,
+                 software: str | None = None) -> None:
+        self.settings = settings
+        self.table = table
+        self.game = game
+        self.version = software or software_version()
+        self.topics = Topics(settings.prefix, table)
+        self.birth = 0
+        self._inbox = inbox
+        self._v5 = settings.protocol == "5"
+        self._in_flight: dict[int, int | None] = {}  # paho mid -> event seq (None: not an event)
+        self._started = False
+        self._client = mqtt.Client(
+            callback_api_version=CallbackAPIVersion.VERSION2,
+            client_id=table,
+            protocol=mqtt.MQTTv5 if self._v5 else mqtt.MQTTv311,
+        )
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
+        self._client.reconnect_delay_set(min_delay=1, max_delay=30)
+
+    # -- lifecycle (any thread, once) ----------------------------------------
+
+    def start(self, birth: int) -> None:
+        """Set the will (offline, this birth number) and connect in the
+        background; paho retries until the broker answers."""
+        self.birth = birth
+        self._client.will_set(self.topics.status, self._status(online=False, reason="connection lost"),
+                              qos=1, retain=True)
+        if self.settings.username is not None:
+            self._client.username_pw_set(self.settings.username, self.settings.password)
+        log.info("MQTT: connecting to %s:%d as %s, client id %s, birth %d", self.settings.host,
+                 self.settings.port, self.settings.username or "(anonymous)", self.table, birth)
+        self._client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
+        self._client.loop_start()
+        self._started = True
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Clean shutdown: status offline (same birth number), then disconnect.
+
+        A normal DISCONNECT suppresses the will, so the offline status is
+        published explicitly and awaited (briefly: this is shutdown, not the
+        event path)."""
+        if not self._started:
+            return
+        info = self._client.publish(self.topics.status, self._status(online=False, reason="shutdown"),
+                                    qos=1, retain=True)
+        if self._client.is_connected():
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as exc:
+                log.warning("MQTT: offline status not confirmed: %s", exc)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._started = False
+
+    # -- publishing (table thread only) ----------------------------------------
+
+    def publish_birth(self, next_seq: int, devices: Mapping[str, str]) -> None:
+        self._send(self.topics.status, self._status(online=True, next_seq=next_seq, devices=devices),
+                   retain=True)
+
+    def publish_state(self, state: Mapping[str, Any]) -> None:
+        self._send(self.topics.state, _json(state), retain=True)
+
+    def publish_event(self, event: Event) -> None:
+        self._send(self.topics.event(event.kind), event.payload, seq=event.seq)
+
+    def reply(self, command: Command, *, ok: bool, request_id: Any = None,
+              data: Mapping[str, Any] | None = None, error: str | None = None) -> None:
+        """Answer a command on its reply topic, echoing its ``id`` (and the
+        MQTT v5 correlation data when it came with some)."""
+        body: dict[str, Any] = {"id": request_id, "command": command.name, "ok": ok}
+        if ok:
+            body["data"] = dict(data or {})
+        else:
+            body["error"] = error or "refused"
+        properties = None
+        if self._v5 and command.correlation is not None:
+            properties = Properties(PacketTypes.PUBLISH)
+            properties.CorrelationData = command.correlation
+        self._send(command.reply_topic, _json(body), properties=properties)
+
+    def delivered(self, acks: Iterable[Acked]) -> list[int]:
+        """The seqs of the events these PUBACKs confirm (table thread only)."""
+        seqs = []
+        for ack in acks:
+            seq = self._in_flight.pop(ack.mid, None)
+            if seq is None:
+                continue
+            if ack.ok:
+                seqs.append(seq)
+            else:  # MQTT v5: the broker refused it; it stays in the outbox for the next connect
+                log.error("MQTT: broker refused event %d: %s", seq, ack.reason)
+        return seqs
+
+    def in_flight(self) -> set[int]:
+        """Seqs handed to paho and not yet acknowledged: paho resends them itself."""
+        return {seq for seq in list(self._in_flight.values()) if seq is not None}  # list(): one atomic copy
+
+    # -- internals -------------------------------------------------------------
+
+    def _send(self, topic: str, payload: bytes, *, retain: bool = False, seq: int | None = None,
+              properties: Properties | None = None) -> None:
+        info = self._client.publish(topic, payload, qos=1, retain=retain, properties=properties)
+        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:  # cannot happen with paho's unlimited queue; never lose it silently
+            log.error("MQTT: paho refused to queue %s", topic)
+            return
+        self._in_flight[info.mid] = seq
+
+    def _status(self, *, online: bool, next_seq: int | None = None,
+                devices: Mapping[str, str] | None = None, reason: str | None = None) -> bytes:
+        body: dict[str, Any] = {"online": online, "table": self.table, "birth": self.birth,
+                                "game": self.game, "version": self.version}
+        if online:
+            body.update(devices=dict(devices or {}), next_seq=next_seq, ts=time.time())
+        else:
+            body["reason"] = reason or "offline"
+        return _json(body)
+
+    # -- paho callbacks (network thread: only hand over, never block) ----------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any) -> None:
+        if reason_code.is_failure:
+            log.error("MQTT: broker refused the connection: %s", reason_code)
+            return
+        log.info("MQTT: connected to %s:%d", self.settings.host, self.settings.port)
+        client.subscribe(self.topics.commands, qos=1)
+        self._inbox.put(Connected())
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        log.warning("MQTT: disconnected: %s", reason_code)
+        self._inbox.put(Disconnected(str(reason_code)))
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,
+                    properties: Any) -> None:
+        self._inbox.put(Acked(mid, ok=not reason_code.is_failure, reason=str(reason_code)))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        name = message.topic.rsplit("/", 1)[-1]
+        correlation = getattr(message.properties, "CorrelationData", None) if self._v5 else None
+        self._inbox.put(Command(name, message.payload, self.topics.reply(name), correlation, bool(message.retain)))

@@ -1,0 +1,536 @@
+"""The table loop: one thread owns the round machine, the journal and the lights.
+
+DESIGN.md, "How an event travels": drivers, the MQTT client and whoever
+stops the table only put items on one ``queue.Queue``; this thread takes
+them one at a time, blocking on the queue (no polling, no sleeps), and for
+each item
+
+1. fires the matching trigger on the round machine (device events, pit
+   commands) and collects what the machine emits through ``emit``;
+2. journals those events in one transaction, which assigns their ``seq``
+   before anything else sees them;
+3. drives the seat lights and lit buttons from the machine's snapshot, and
+   journals a ``lights`` event when they changed (in the same transaction);
+4. publishes the events (QoS 1), the retained state, and any command reply.
+
+PUBACKs come back as :class:`~controller.inbox.Acked` items; all that are
+queued are marked delivered in one transaction. A (re)connect publishes the
+birth, the state and the journal's backlog, in ``seq`` order.
+
+Device faults: the round-machine contract has no trigger for a device
+fault, so a fault (or a device going offline) while the machine needs that
+device (the shoe while dealing, the shuffler during the deck check and the
+shuffle) is raised here as an ``alarm``; the pit or the dealer then voids
+or resumes as the machine's prompt allows. Every device change is also a
+``device`` event.
+
+A restart in the middle of a round (power loss) cannot continue that round:
+the shoe's ledger is gone and the machine starts ``closed``. The journal's
+``meta`` remembers the last state, and the table journals a ``void`` of
+that round (``by: "controller"``) before anything else.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from controller.commands import CommandError, Request, parse
+from controller.config import Config, ConfigError
+from controller.inbox import Acked, Command, Connected, Disconnected, Stop
+from controller.journal import Event, Journal, Pending
+from controller.publisher import Publisher
+from drivers.events import (
+    ButtonPressed,
+    CardCount,
+    CardDrawn,
+    CutCard,
+    DeckVerified,
+    DeviceEvent,
+    DeviceFault,
+    DeviceOffline,
+    DeviceOnline,
+    FramesDropped,
+    ShoeEmpty,
+    ShuffleComplete,
+)
+from games.round import Refused
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[str, dict], None]
+
+
+class Machine(Protocol):
+    """The round-machine API of docs/internals.md, as the table uses it."""
+
+    state: str
+    round: int | None
+
+    def open(self) -> None: ...
+    def close(self) -> None: ...
+    def deck_checked(self, cards: Any, unreadable: int) -> None: ...
+    def shuffled(self, count: int) -> None: ...
+    def card(self, card: Any) -> None: ...
+    def cut_card(self) -> None: ...
+    def shoe_empty(self) -> None: ...
+    def button(self, name: str) -> None: ...
+    def void(self, reason: str, by: str) -> None: ...
+    def resume(self, by: str) -> None: ...
+    def snapshot(self) -> dict: ...
+
+
+MachineFactory = Callable[[Config, Emit, int], Machine]
+
+
+class Lights(Protocol):
+    """``drivers.gpio.TableGpio`` as the table uses it."""
+
+    def show(self, action_seat: int | None, player_dealer_seat: int | None,
+             buttons_lit: list[str]) -> list[str] | None: ...
+
+
+def build_machine(config: Config, emit: Emit, first_round: int = 1) -> Machine:
+    """The round machine of ``config.table.game``, fed from the config's ``[game]`` options."""
+    if config.table.game == "baccarat":
+        from games.baccarat import BaccaratOptions, BaccaratRound
+
+        options = _options(BaccaratOptions, config, seats=config.table.seats,
+                           action_wrap=config.game.action_wrap,
+                           first_player_dealer_seat=config.game.first_player_dealer_seat)
+        return BaccaratRound(options, emit, first_round=first_round)
+    raise ConfigError(config.source, [f"table.game: no round machine for {config.table.game!r}"])
+
+
+def _options(cls: type, config: Config, **values: Any) -> Any:
+    """Build a game's options from the values its constructor accepts; a
+    value it rejects is a config error naming the game."""
+    accepted = inspect.signature(cls).parameters
+    try:
+        return cls(**{k: v for k, v in values.items() if k in accepted})
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(config.source, [f"game: {config.table.game} refuses these options: {exc}"]) from None
+
+
+ROUND_IN_PROGRESS = frozenset({"betting", "dealing", "fault"})
+"""States in which a restart leaves a round that must be voided."""
+
+NEEDED_IN = {"shoe": frozenset({"dealing"}), "shuffler": frozenset({"deck_check", "shuffle"})}
+"""The states in which a device fault stops the game, so it is an alarm too."""
+
+FAULT_ACTIONS = {
+    "misread": "a card was drawn but not read: the pit decides whether to void the round",
+    "double_card": "two cards came out at once: the pit decides whether to void the round",
+    "unknown_card": "the shoe read something that is not a card: hold it for the pit",
+    "jam": "clear the shuffler jam, then run the shuffle again",
+    "door_open": "close the shuffler door",
+    "unreadable": "the shuffler could not read a card: check the deck again",
+    "count_wrong": "the shuffler's count is wrong: check the deck",
+    "heartbeat_lost": "check the device's cable and power",
+    "link_lost": "check the device's cable and power",
+    "offline": "check the device's cable and power",
+}
+
+ACK_GRACE = 2.0
+"""Seconds a clean stop waits for the broker to acknowledge what is in flight."""
+
+
+@dataclass(frozen=True)
+class Health:
+    """What a systemd watchdog ping should check (DESIGN.md, Lessons: systemd)."""
+
+    running: bool
+    mqtt_connected: bool
+    devices: dict[str, str]
+    undelivered_in_flight: int
+
+
+class Table:
+    """One table: its inbox, its round machine and the thread that owns both.
+
+    ``drivers`` maps device names (``shoe``, ``shuffler``) to driver objects
+    that put :mod:`drivers.events` on ``inbox``; the table starts and stops
+    those that have ``start()``/``stop()``. ``gpio`` is optional (a table
+    with remote buttons only). ``on_tick`` is called from the table thread
+    every ``tick`` seconds with :class:`Health`, for a watchdog; without it
+    the thread wakes only when an item arrives.
+    """
+
+    def __init__(self, config: Config, *, inbox: queue.Queue, journal: Journal, publisher: Publisher,
+                 drivers: Mapping[str, Any] | None = None, gpio: Lights | None = None,
+                 machine_factory: MachineFactory = build_machine,
+                 on_ready: Callable[[], None] | None = None,
+                 on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> None:
+        self.config = config
+        self.inbox = inbox
+        self.journal = journal
+        self.publisher = publisher
+        self.drivers = dict(drivers or {})
+        self.gpio = gpio
+        self.machine_factory = machine_factory
+        self.on_ready = on_ready
+        self.on_tick = on_tick
+        self.tick = tick
+        self.ready = threading.Event()
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.devices: dict[str, str] = {name: "unknown" for name in {*config.devices, *self.drivers}}
+        self.machine: Machine | None = None
+        self._pending: list[Pending] = []
+        self._replies: list[tuple[Command, dict[str, Any]]] = []
+        self._lights: dict[str, Any] | None = None
+        self._light_problems: set[str] = set()
+        self._online = False
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------
+
+    def start(self) -> Table:
+        """Run the loop on a thread of its own; :meth:`wait_ready` blocks until it is up."""
+        self._thread = threading.Thread(target=self.run, name=f"table-{self.config.table.id}", daemon=True)
+        self._thread.start()
+        return self
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Block until the table is READY; raise if it failed to start."""
+        if not self.ready.wait(timeout):
+            raise TimeoutError(f"table {self.config.table.id} not ready within {timeout} s")
+        if self.error is not None:
+            raise RuntimeError(f"table {self.config.table.id} failed to start: {self.error}") from self.error
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the drivers (so that all they read is queued), then let the
+        loop finish everything queued, wait briefly for PUBACKs, publish the
+        offline status and close the journal."""
+        for name, driver in self.drivers.items():
+            if hasattr(driver, "stop"):
+                try:
+                    driver.stop()
+                except Exception:
+                    log.exception("stopping %s failed", name)
+        self.inbox.put(Stop())
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def run(self) -> None:
+        """The loop itself, on the calling thread (``start()`` runs it on its own)."""
+        try:
+            self._startup()
+            self.ready.set()
+            if self.on_ready is not None:
+                self.on_ready()
+            self._loop()
+        except BaseException as exc:  # the journal failed: nothing may be published unjournaled
+            self.error = exc
+            log.critical("table %s stopped: %s", self.config.table.id, exc, exc_info=True)
+        finally:
+            self.ready.set()
+            self._shutdown()
+            self.done.set()
+
+    def health(self) -> Health:
+        """Safe from any thread (it only copies)."""
+        return Health(self._thread is not None and self._thread.is_alive() and self.error is None,
+                      self._online, dict(self.devices), len(self.publisher.in_flight()))
+
+    # -- the loop --------------------------------------------------------------
+
+    def _startup(self) -> None:
+        birth = self.journal.next_birth()
+        self._void_interrupted_round()
+        first_round = (self.journal.last_round() or 0) + 1
+        self.machine = self.machine_factory(self.config, self._emit, first_round)
+        self.publisher.start(birth)
+        for name, driver in self.drivers.items():
+            if hasattr(driver, "start"):
+                log.info("starting device %s", name)
+                driver.start()
+        if self.config.table.autostart:
+            self._run_request(Request("open", None))
+        self._flush()
+
+    def _loop(self) -> None:
+        next_tick = time.monotonic() + self.tick
+        while True:
+            timeout = None if self.on_tick is None else max(0.0, next_tick - time.monotonic())
+            try:
+                first = self.inbox.get(timeout=timeout)
+            except queue.Empty:
+                first = None
+            if self.on_tick is not None and time.monotonic() >= next_tick:
+                next_tick = time.monotonic() + self.tick
+                self.on_tick(self.health())
+            if first is None:
+                continue
+            batch = [first]
+            while len(batch) < 256:  # whatever else is already queued: acks go in one transaction
+                try:
+                    batch.append(self.inbox.get_nowait())
+                except queue.Empty:
+                    break
+            acks = [item for item in batch if isinstance(item, Acked)]
+            if acks:
+                self.journal.mark_delivered(self.publisher.delivered(acks))
+            for item in batch:
+                if isinstance(item, Stop):
+                    self._drain_acks()
+                    return
+                if not isinstance(item, Acked):
+                    self._handle(item)
+                    self._flush()
+
+    def _handle(self, item: object) -> None:
+        """One inbox item; a failure of the machine is an alarm, never the end of the loop."""
+        try:
+            if isinstance(item, DeviceEvent):
+                self._device(item)
+            elif isinstance(item, Command):
+                self._command(item)
+            elif isinstance(item, Connected):
+                self._online = True
+                self._rebirth()
+            elif isinstance(item, Disconnected):
+                self._online = False
+            else:
+                log.error("unknown inbox item %r ignored", type(item).__name__)
+        except Exception:
+            log.exception("handling %s failed", type(item).__name__)
+            self._alarm("controller_error", "critical",
+                        f"internal error while handling {type(item).__name__}; see the controller's log",
+                        "the pit decides whether to void the round")
+
+    def _flush(self) -> None:
+        """Journal what the item produced, then lights, then publish (DESIGN.md, step 6).
+
+        A journal failure propagates and ends the loop: an event that cannot
+        be journaled must not be published."""
+        machine = self.machine
+        assert machine is not None
+        try:
+            snapshot = machine.snapshot()
+        except Exception:
+            log.exception("the machine's snapshot failed")
+            snapshot = None
+        lights = self._lights if snapshot is None else _lights_of(snapshot)
+        changed = lights != self._lights
+        if changed:
+            self._emit("lights", lights)
+        events: list[Event] = []
+        if self._pending:
+            pending, self._pending = self._pending, []
+            events = self.journal.append_many(pending, meta={"state": machine.state, "round": machine.round})
+        if changed:
+            self._lights = lights
+            missing = self._show(lights)
+            if missing:  # a light the config lacks: say so once, journaled like any event
+                self._alarm("light_missing", "warning", "; ".join(missing),
+                            "add the light to [gpio] in the table's config")
+                events += self.journal.append_many(self._pending)
+                self._pending.clear()
+        if self._online:
+            for event in events:
+                self.publisher.publish_event(event)
+            if events and snapshot is not None:
+                self.publisher.publish_state(self._state(snapshot))
+        for command, reply in self._replies:
+            self.publisher.reply(command, **reply)  # queued by paho until connected
+        self._replies.clear()
+
+    # -- device events ---------------------------------------------------------
+
+    def _device(self, event: DeviceEvent) -> None:
+        machine = self.machine
+        assert machine is not None
+        match event:
+            case CardDrawn(card=card):
+                machine.card(card)
+            case CutCard():
+                machine.cut_card()
+            case ShoeEmpty():
+                machine.shoe_empty()
+            case ShuffleComplete(count=count):
+                machine.shuffled(count)
+            case DeckVerified(cards=cards, unreadable=unreadable):
+                machine.deck_checked(cards, unreadable)
+            case ButtonPressed(button=button):
+                machine.button(button)
+            case DeviceFault(device=device, code=code, detail=detail):
+                self._device_status(device, "fault", code, detail)
+            case DeviceOnline(device=device, info=info):
+                self._device_status(device, "online", None, info)
+            case DeviceOffline(device=device, reason=reason):
+                self._device_status(device, "offline", None, reason)
+            case FramesDropped(device=device, counts=counts):
+                self._emit("line_errors", {"device": device, "dropped": dict(counts)})
+            case CardCount(device=device, count=count):
+                log.info("%s counted %d cards", device, count)  # no trigger for it in the contract
+            case _:
+                log.warning("device event %r has no handler", type(event).__name__)
+
+    def _device_status(self, device: str, status: str, code: str | None, detail: str) -> None:
+        self.devices[device] = status
+        self._emit("device", {"device": device, "status": status, "code": code, "detail": detail})
+        state = self.machine.state if self.machine is not None else ""
+        if status != "online" and state in NEEDED_IN.get(device, ()):
+            what = f"reported {code}" if status == "fault" else "went offline"
+            why = f": {detail}" if detail else ""
+            self._alarm(f"{device}_{code or status}", "fault",
+                        f"the {device} {what} during {state}{why}",
+                        FAULT_ACTIONS.get(code or status, "check the device; the pit decides"))
+
+    # -- commands --------------------------------------------------------------
+
+    def _command(self, command: Command) -> None:
+        try:
+            request = parse(command, remote_buttons=self.config.dealer.remote_buttons)
+        except CommandError as exc:
+            self._answer(command, exc.request_id, error=str(exc))
+            return
+        try:
+            data = self._run_request(request)
+        except Refused as exc:
+            self._answer(command, request.id, error=f"refused: {exc}")
+        except Exception:
+            log.exception("command %s failed", request.name)
+            self._answer(command, request.id, error="internal error: the command failed; see the controller's log")
+        else:
+            self._answer(command, request.id, data=data)
+
+    def _run_request(self, request: Request) -> dict[str, Any]:
+        machine = self.machine
+        assert machine is not None
+        name, args = request.name, request.args
+        extra: dict[str, Any] = {}
+        if name == "open":
+            machine.open()
+            self._emit("table", {"status": "open"})
+        elif name == "close":
+            machine.close()
+            self._emit("table", {"status": "closed"})
+        elif name == "void":
+            machine.void(args["reason"], by="pit")
+        elif name == "resume":
+            machine.resume(by="pit")
+        elif name == "rebirth":
+            extra = self._rebirth()
+        elif name == "button":
+            before = len(self._pending)
+            machine.button(args["button"])
+            pressed = next((p.data for p in self._pending[before:] if p.kind == "button"), None)
+            if pressed is not None:
+                extra = {"accepted": pressed["accepted"], "reason": pressed["reason"]}
+        return {"state": machine.state, "round": machine.round, **extra}
+
+    def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,
+                error: str | None = None) -> None:
+        ok = error is None
+        self._emit("command", {"name": command.name[:64], "id": request_id, "ok": ok, "error": error})
+        self._replies.append((command, {"ok": ok, "request_id": request_id, "data": data, "error": error}))
+
+    # -- MQTT sessions -----------------------------------------------------------
+
+    def _rebirth(self) -> dict[str, Any]:
+        """Birth, state and the backlog: on every (re)connect and on ``cmd/rebirth``.
+
+        Events paho still holds unacknowledged are skipped: paho resends
+        those itself after a reconnect, ahead of these, so ``seq`` order holds.
+        """
+        if not self._online:
+            return {"birth": self.publisher.birth, "republished": 0}
+        self.publisher.publish_birth(self.journal.next_seq, self.devices)
+        if self.machine is not None:
+            self.publisher.publish_state(self._state(self.machine.snapshot()))
+        skip = self.publisher.in_flight()
+        count, after = 0, 0
+        while batch := self.journal.undelivered(after_seq=after, limit=500):
+            for event in batch:
+                if event.seq not in skip:
+                    self.publisher.publish_event(event)
+                    count += 1
+            after = batch[-1].seq
+        if count:
+            log.info("MQTT: republished %d undelivered events", count)
+        return {"birth": self.publisher.birth, "republished": count}
+
+    def _drain_acks(self) -> None:
+        """At stop: give the broker a moment to acknowledge what is in flight.
+        A timeout here is shutdown, not the event path; what is not acknowledged
+        stays undelivered in the journal and goes out after the next start."""
+        deadline = time.monotonic() + ACK_GRACE
+        while self._online and self.publisher.in_flight():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            try:
+                item = self.inbox.get(timeout=remaining)
+            except queue.Empty:
+                break
+            if isinstance(item, Acked):
+                self.journal.mark_delivered(self.publisher.delivered([item]))
+            elif isinstance(item, Disconnected):
+                self._online = False
+
+    def _shutdown(self) -> None:
+        try:
+            self._show({"action_seat": None, "player_dealer_seat": None, "buttons_lit": []})
+            if self.gpio is not None and hasattr(self.gpio, "close"):
+                self.gpio.close()
+            self.publisher.stop()
+        finally:
+            self.journal.close()
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _emit(self, kind: str, data: dict) -> None:
+        """The machine's ``emit``: held until the item is finished, then journaled.
+
+        The envelope's round is the round the event is about: the one in the
+        data when it names one (``round_start``, ``void``), else the machine's.
+        """
+        rnd = data.get("round")
+        if not isinstance(rnd, int) or isinstance(rnd, bool):
+            rnd = self.machine.round if self.machine is not None else None
+        self._pending.append(Pending(kind, rnd, data, time.time()))
+
+    def _alarm(self, code: str, severity: str, message: str, action: str) -> None:
+        self._emit("alarm", {"code": code, "severity": severity, "message": message, "card": None,
+                             "expected": None, "missing": [], "extra": [], "action": action})
+
+    def _void_interrupted_round(self) -> None:
+        state, rnd = self.journal.meta("state"), self.journal.meta("round")
+        if state in ROUND_IN_PROGRESS and rnd is not None:
+            reason = f"the controller restarted during round {rnd} (state {state})"
+            log.warning("%s: voiding it", reason)
+            self.journal.append_many([Pending("void", rnd, {"round": rnd, "reason": reason, "by": "controller"},
+                                              time.time())], meta={"state": "closed", "round": None})
+
+    def _state(self, snapshot: dict) -> dict:
+        return {**snapshot, "table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time()}
+
+    def _show(self, lights: dict[str, Any]) -> list[str]:
+        """Set the lights; return the problems not reported before (a seat
+        or button without a light), so that each becomes one alarm."""
+        if self.gpio is None:
+            return []
+        try:
+            problems = self.gpio.show(lights["action_seat"], lights["player_dealer_seat"],
+                                      list(lights["buttons_lit"])) or []
+        except Exception:  # a broken light must not stop the table
+            log.exception("setting the lights failed")
+            return []
+        new = [p for p in problems if p not in self._light_problems]
+        self._light_problems.update(new)
+        return new
+
+
+def _lights_of(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    lights = snapshot.get("lights") or {}
+    buttons = lights.get("buttons_lit", (snapshot.get("prompt") or {}).get("buttons", []))
+    return {"action_seat": lights.get("action_seat"), "player_dealer_seat": lights.get("player_dealer_seat"),
+            "buttons_lit": list(buttons)}

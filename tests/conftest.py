@@ -1,0 +1,52 @@
+"""Shared fixtures: a real Mosquitto on loopback, and MQTT subscribers that collect messages.
+
+The broker is started per test (a few tens of milliseconds) so that a test
+may pause, kill or restart it without disturbing another. It listens on
+127.0.0.1 only, on a free port, with persistence off.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from mqtt_support import RunningBroker, Subscriber
+
+from controller.broker import free_port
+
+
+@pytest.fixture
+def broker() -> Iterator[RunningBroker]:
+    """A real Mosquitto on a free 127.0.0.1 port; yields ``(host, port)``."""
+    with tempfile.TemporaryDirectory(prefix="tablectl-test-broker-") as tmp:
+        port = free_port()
+        conf = Path(tmp) / "mosquitto.conf"
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\n")
+        running = RunningBroker("127.0.0.1", port, conf)
+        running.start()
+        try:
+            yield running
+        finally:
+            if running.proc is not None and running.proc.poll() is None:
+                os.kill(running.proc.pid, signal.SIGCONT)  # in case a test left it paused
+            running.stop()
+
+
+@pytest.fixture
+def subscriber(broker: RunningBroker) -> Iterator[Callable[..., Subscriber]]:
+    """``subscriber("casino/#")`` -> a connected :class:`Subscriber`, closed after the test."""
+    made: list[Subscriber] = []
+
+    def make(topic: str, protocol: int = mqtt.MQTTv311) -> Subscriber:
+        sub = Subscriber(broker.host, broker.port, topic, protocol)
+        made.append(sub)
+        return sub
+
+    yield make
+    for sub in made:
+        sub.close()

@@ -1,0 +1,102 @@
+"""The journal: contiguous seqs that survive a restart, and an outbox marked only on PUBACK."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from controller.journal import Journal, Pending
+from controller.schemas import validate_event
+from games.cards import card
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "var" / "t1.db"  # the directory is created on open
+
+
+def events(n: int, round_: int | None = 1) -> list[Pending]:
+    return [Pending("table", round_, {"status": "open"}, 1000.0 + i) for i in range(n)]
+
+
+def test_seqs_are_contiguous_from_one(path: Path) -> None:
+    journal = Journal(path, "t1")
+    assert journal.next_seq == 1
+    first = journal.append("table", None, {"status": "open"}, 1.5)
+    batch = journal.append_many(events(3))
+    assert [first.seq] + [e.seq for e in batch] == [1, 2, 3, 4]
+    assert journal.next_seq == 5
+    assert batch[0].envelope() == {"seq": 2, "ts": 1000.0, "table": "t1", "round": 1, "kind": "table",
+                                   "data": {"status": "open"}}
+    assert json.loads(batch[0].payload) == batch[0].envelope()
+    validate_event(json.loads(batch[0].payload))
+
+
+def test_seqs_and_bytes_survive_a_restart(path: Path) -> None:
+    journal = Journal(path, "t1")
+    written = journal.append_many(events(5))
+    journal.close()
+    again = Journal(path, "t1")
+    assert again.next_seq == 6
+    assert [e.payload for e in again.events()] == [e.payload for e in written]
+    assert again.append("table", None, {"status": "closed"}, 2.0).seq == 6
+
+
+def test_a_seq_is_never_reused_even_after_pruning(path: Path) -> None:
+    journal = Journal(path, "t1")
+    journal.append_many(events(4))
+    journal.close()
+    with sqlite3.connect(path) as db:  # an operator prunes delivered history
+        db.execute("DELETE FROM events")
+    assert Journal(path, "t1").next_seq == 5
+
+
+def test_a_failed_transaction_numbers_nothing(path: Path) -> None:
+    journal = Journal(path, "t1")
+    journal.append_many(events(2))
+    with pytest.raises(sqlite3.IntegrityError):
+        journal.append_many([*events(1), Pending(None, 1, {}, 1.0)])  # type: ignore[arg-type]  # kind NOT NULL
+    assert journal.next_seq == 3
+    assert [e.seq for e in journal.events()] == [1, 2]
+    assert journal.append_many(events(1))[0].seq == 3
+
+
+def test_undelivered_until_marked(path: Path) -> None:
+    journal = Journal(path, "t1")
+    journal.append_many(events(6))
+    assert [e.seq for e in journal.undelivered()] == [1, 2, 3, 4, 5, 6]
+    journal.mark_delivered([1, 2, 4])
+    assert [e.seq for e in journal.undelivered()] == [3, 5, 6]
+    assert [e.seq for e in journal.undelivered(after_seq=3)] == [5, 6]
+    assert [e.seq for e in journal.undelivered(limit=2)] == [3, 5]
+    journal.mark_delivered([])
+    journal.close()
+    assert [e.seq for e in Journal(path, "t1").undelivered()] == [3, 5, 6]  # the outbox survives too
+
+
+def test_meta_birth_and_last_round(path: Path) -> None:
+    journal = Journal(path, "t1")
+    assert journal.last_round() is None
+    assert journal.next_birth() == 1
+    journal.append_many(events(2, round_=7) + events(1, round_=None), meta={"state": "dealing", "round": 7})
+    assert journal.last_round() == 7
+    assert (journal.meta("state"), journal.meta("round"), journal.meta("nothing", "x")) == ("dealing", 7, "x")
+    journal.close()
+    again = Journal(path, "t1")
+    assert again.next_birth() == 2
+    assert again.meta("state") == "dealing"
+
+
+def test_wal_and_full_sync(path: Path) -> None:
+    journal = Journal(path, "t1")
+    assert journal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_card_object_in_event_data_is_stored_as_its_code(path: Path) -> None:
+    event = Journal(path, "t1").append("reveal", 1, {"hand": "banker", "position": 2, "card": card("7H"),
+                                                     "value": 7}, 1.0)
+    assert json.loads(event.payload)["data"]["card"] == "7H"

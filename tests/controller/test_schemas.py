@@ -1,0 +1,125 @@
+"""docs/schemas: one schema per event kind of docs/internals.md, and the topics' payloads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.schemas import SchemaError, event_kinds, validate, validate_event
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HAND = {"cards": ["2H", "4S"], "total": 6, "natural": False}
+PAY = {"outcome": "win", "odds": [1, 1]}
+
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "transition": {"from": "betting", "to": "dealing", "trigger": "no_more_bets"},
+    "prompt": {"expect": "card", "hand": "banker", "buttons": [], "text": "Card to the banker", "position": 2,
+               "face": "down"},
+    "round_start": {"round": 3, "player_dealer": 1, "last_of_shoe": False},
+    "card": {"hand": "player", "position": 1, "face": "up", "card": "10H", "value": 0},
+    "reveal": {"hand": "banker", "position": 2, "card": "5C", "value": 5},
+    "result": {"player": HAND, "banker": {"cards": ["3D", "5C"], "total": 8, "natural": True},
+               "winner": "banker", "banker_six": False,
+               "payouts": {"player": {"outcome": "lose", "odds": None}, "banker": PAY,
+                           "tie": {"outcome": "lose", "odds": None}}},
+    "action_button": {"card": "5C", "count": 5, "position": 5, "seat": 6},
+    "player_dealer": {"seat": 2, "consecutive": 0, "change": "offered"},
+    "alarm": {"code": "unexpected_card", "severity": "fault", "message": "7H drawn, but no card is due",
+              "card": "7H", "expected": "no card: player stands on 7", "missing": [], "extra": [],
+              "action": "void the round, or resume to burn the card"},
+    "deck_check": {"ok": False, "expected": 416, "counted": 415, "missing": ["AS"], "extra": [], "unreadable": 0},
+    "shuffle": {"ok": True, "count": 416, "expected": 416},
+    "shoe": {"event": "cut_card", "last_round": True, "remaining": 15},
+    "void": {"round": 3, "reason": "dealer pressed void", "by": "dealer"},
+    "resume": {"round": 3, "by": "pit", "burned": ["7H"]},
+    "button": {"button": "deal", "accepted": False, "reason": "deal is not lit in state dealing"},
+    "device": {"device": "shoe", "status": "fault", "code": "misread", "detail": "card not read"},
+    "line_errors": {"device": "shoe", "dropped": {"noise": 3, "bad_length": 0, "bad_crc": 1, "bad_etx": 0}},
+    "lights": {"action_seat": None, "player_dealer_seat": 1, "buttons_lit": ["deal", "pass"]},
+    "table": {"status": "open"},
+    "command": {"name": "void", "id": "r-17", "ok": False, "error": "bad void command: reason: is required"},
+}
+
+
+def envelope(kind: str, data: dict[str, Any], **over: Any) -> dict[str, Any]:
+    return {"seq": 12, "ts": 1_700_000_000.25, "table": "bac-01", "round": 3, "kind": kind, "data": data, **over}
+
+
+def problems_of(env: dict[str, Any]) -> list[str]:
+    with pytest.raises(SchemaError) as caught:
+        validate_event(env)
+    return caught.value.problems
+
+
+def test_every_kind_of_the_contract_has_a_schema_and_an_example() -> None:
+    text = (ROOT / "docs" / "internals.md").read_text()
+    machine_kinds = set(re.findall(r"^\| `([a-z_]+)` \| `?\{", text, re.M))
+    controller_kinds = set(re.findall(r"`([a-z_]+)`\s+\(`\{", text))
+    assert {"card", "result", "prompt"} <= machine_kinds and {"device", "lights"} <= controller_kinds
+    assert machine_kinds | controller_kinds == set(event_kinds()) == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("kind", sorted(EXAMPLES))
+def test_examples_validate(kind: str) -> None:
+    validate_event(envelope(kind, EXAMPLES[kind]))
+
+
+def test_a_face_down_card_must_not_name_the_card() -> None:
+    down = {"hand": "banker", "position": 2, "face": "down"}
+    validate_event(envelope("card", down))
+    assert problems_of(envelope("card", {**down, "card": "5C"})) == [
+        "data.card: must be absent: the card is face down"]
+    assert problems_of(envelope("card", {**down, "value": 5})) == [
+        "data.value: must be absent: the card is face down"]
+    assert problems_of(envelope("card", {**down, "rank": "5"})) == [
+        "data.rank: unknown key (allowed: card, face, hand, position, value)"]
+
+
+def test_a_face_up_card_must_name_it() -> None:
+    assert problems_of(envelope("card", {"hand": "player", "position": 1, "face": "up"})) == [
+        "data.card: is required", "data.value: is required"]
+    assert problems_of(envelope("card", {**EXAMPLES["card"], "card": "1OH"})) == [
+        'data.card: must be a card code such as 7H, 10S, QD or JK (got "1OH")']
+
+
+def test_a_deck_check_cannot_carry_the_read_order() -> None:
+    assert problems_of(envelope("deck_check", {**EXAMPLES["deck_check"], "cards": ["AS", "2S"]})) == [
+        "data.cards: unknown key (allowed: counted, expected, extra, missing, ok, unreadable)"]
+
+
+@pytest.mark.parametrize("env, expected", [
+    (envelope("nope", {}), ["kind: no schema for event kind 'nope'"]),
+    (envelope("table", {"status": "open"}, seq=0), ["seq: must be at least 1 (got 0)"]),
+    (envelope("table", {"status": "open"}, extra=1), ["extra: unknown key"]),
+    ({k: v for k, v in envelope("table", {"status": "open"}).items() if k != "ts"}, ["ts: is required"]),
+    (envelope("table", {"status": "ajar"}), ['data.status: must be one of "open", "closed" (got "ajar")']),
+    (envelope("lights", {**EXAMPLES["lights"], "action_seat": 15}), ["data.action_seat: must be at most 14"]),
+])
+def test_bad_envelopes(env: dict[str, Any], expected: list[str]) -> None:
+    found = problems_of(env)
+    assert len(found) == len(expected) and all(f.startswith(e) for f, e in zip(found, expected, strict=True)), found
+
+
+def test_the_error_names_the_event() -> None:
+    with pytest.raises(SchemaError, match=r"^event 12 \(card\): data\.position"):
+        validate_event(envelope("card", {**EXAMPLES["card"], "position": 4}))
+
+
+def test_status_state_command_reply() -> None:
+    validate("status", {"online": True, "table": "bac-01", "birth": 3, "game": "baccarat", "version": "0.1.0",
+                        "devices": {"shoe": "online", "shuffler": "unknown"}, "next_seq": 120, "ts": 1.0})
+    validate("status", {"online": False, "table": "bac-01", "birth": 3, "reason": "connection lost"})
+    with pytest.raises(SchemaError, match="next_seq: is required"):
+        validate("status", {"online": True, "table": "bac-01", "birth": 3, "game": "baccarat", "version": "0.1",
+                            "devices": {}, "ts": 1.0})
+    validate("state", {"table": "bac-01", "seq": 0, "ts": 1.0, "state": "closed", "round": None,
+                       "prompt": {"expect": "open"}, "game": "baccarat"})
+    validate("command#/$defs/void", {"id": "r1", "reason": "dealer error"})
+    validate("reply", {"id": "r1", "command": "void", "ok": True, "data": {"state": "ready"}})
+    validate("reply", {"id": None, "command": "x", "ok": False, "error": "unknown command"})
+    with pytest.raises(SchemaError, match="error: is required"):
+        validate("reply", {"id": 1, "command": "open", "ok": False})

@@ -1,0 +1,432 @@
+"""The table loop with the real baccarat machine, a real broker and a pit subscriber.
+
+Device events are put on the inbox as the drivers would; pit commands go
+over MQTT. Every assertion is on what a pit subscriber receives, or on the
+journal file as another process would read it.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import socket
+import sqlite3
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+from mqtt_support import WAIT, Message, RunningBroker, Subscriber
+
+from controller.config import Config, ConfigError, parse_config
+from controller.journal import Journal
+from controller.publisher import Publisher
+from controller.schemas import validate, validate_event
+from controller.table import Health, Table, build_machine
+from drivers.events import (
+    ButtonPressed,
+    CardDrawn,
+    DeckVerified,
+    DeviceFault,
+    DeviceOffline,
+    DeviceOnline,
+    FramesDropped,
+    ShuffleComplete,
+)
+from drivers.gpio import TableGpio
+from games.cards import card
+from games.decks import SPECS
+
+TABLE = "bac-01"
+TOPIC = f"casino/{TABLE}"
+
+CONFIG = """
+[table]
+id = "bac-01"
+game = "baccarat"
+seats = 8
+autostart = {autostart}
+
+[mqtt]
+host = "127.0.0.1"
+port = {port}
+prefix = "casino"
+keepalive = 10
+
+[journal]
+path = "{journal}"
+
+[devices.shoe]
+url = "socket://127.0.0.1:9"
+
+[devices.shuffler]
+url = "socket://127.0.0.1:9"
+
+[dealer]
+remote_buttons = {remote}
+"""
+
+
+class FakeLights:
+    """Stands in for drivers.gpio.TableGpio: records what it was told to show."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int | None, int | None, list[str]]] = []
+
+    def show(self, action_seat: int | None, player_dealer_seat: int | None, buttons_lit: list[str]) -> None:
+        self.shown.append((action_seat, player_dealer_seat, list(buttons_lit)))
+
+
+@dataclass
+class Harness:
+    table: Table
+    inbox: queue.Queue
+    pit: Subscriber
+    journal_path: Path
+    lights: FakeLights
+    requests: int = 0
+    stopped: bool = field(default=False)
+
+    def put(self, *items: object) -> None:
+        for item in items:
+            self.inbox.put(item)
+
+    def event(self, kind: str, where: Callable[[dict], bool] = lambda data: True) -> dict:
+        """The next ``kind`` event whose data matches: its whole envelope."""
+        return self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/{kind}" and where(m.json()["data"])).json()
+
+    def command(self, name: str, payload: bytes | dict | str = b"", *, retain: bool = False) -> dict:
+        """Send a pit command; the reply."""
+        self.pit.publish(f"{TOPIC}/cmd/{name}", payload, retain=retain)
+        return self.pit.wait_topic(f"/cmd/{name}/reply").json()
+
+    def journaled(self) -> int:
+        with sqlite3.connect(self.journal_path) as db:
+            return db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+    def undelivered(self) -> int:
+        with sqlite3.connect(self.journal_path) as db:
+            return db.execute("SELECT COUNT(*) FROM events WHERE delivered = 0").fetchone()[0]
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.table.stop()
+
+
+@pytest.fixture
+def make_table(broker: RunningBroker, subscriber: Callable[..., Subscriber],
+               tmp_path: Path) -> Iterator[Callable[..., Harness]]:
+    made: list[Harness] = []
+
+    def make(*, autostart: bool = False, remote: bool = False, factory: Any = build_machine,
+             journal: Path | None = None, wait_birth: bool = True,
+             gpio: Callable[[queue.Queue], Any] | None = None, **table_options: Any) -> Harness:
+        path = journal or tmp_path / "journal.db"
+        config = parse_config(CONFIG.format(autostart=str(autostart).lower(), port=broker.port, journal=path,
+                                            remote=str(remote).lower()), "test.toml")
+        pit = subscriber(f"{TOPIC}/#")
+        inbox: queue.Queue = queue.Queue()
+        lights = FakeLights()
+        table = Table(config, inbox=inbox, journal=Journal(config.journal.path, TABLE),
+                      publisher=Publisher(config.mqtt, TABLE, inbox, game="baccarat"),
+                      gpio=lights if gpio is None else gpio(inbox), machine_factory=factory, **table_options)
+        harness = Harness(table, inbox, pit, path, lights)
+        made.append(harness)
+        table.start().wait_ready(WAIT)
+        if wait_birth:
+            pit.wait_for(lambda m: m.topic == f"{TOPIC}/status" and m.json()["online"])
+        return harness
+
+    yield make
+    for harness in made:
+        harness.stop()
+
+
+def load_shoe(h: Harness) -> None:
+    """Open the table and take it to ``ready`` as the dealer and the shuffler would."""
+    assert h.command("open", {"id": "open-1"})["ok"]
+    h.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
+          ShuffleComplete("shuffler", SPECS["baccarat"].size),
+          ButtonPressed("buttons", "shuffle_ack"))
+    h.event("prompt", lambda d: d["expect"] == "bets")
+
+
+def deal(h: Harness, codes: str) -> None:
+    """Open betting, close it, and draw these cards from the shoe."""
+    h.put(ButtonPressed("buttons", "deal"), ButtonPressed("buttons", "deal"),
+          *(CardDrawn("shoe", card(c)) for c in codes.split()))
+
+
+def envelopes(messages: list[Message]) -> list[dict]:
+    return [m.json() for m in messages if "/event/" in m.topic]
+
+
+def test_a_round_as_the_pit_sees_it(make_table) -> None:
+    h = make_table()
+    load_shoe(h)
+    deal(h, "2H 3D 4S 5C")  # player 6 stands; banker 3 + (face down) 5 = natural 8
+    result = h.event("result")["data"]
+    action = h.event("action_button")["data"]
+    h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and m.json()["state"] == "result")
+    h.stop()
+    seen = h.pit.seen + h.pit.drain()
+
+    assert (result["winner"], result["banker"]["total"], result["player"]["total"]) == ("banker", 8, 6)
+    assert action["card"] == "5C" and action["count"] == 5
+
+    events = envelopes(seen)
+    for env in events:
+        validate_event(env)
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(1, len(seqs) + 1)), "contiguous, in order, no duplicates"
+    assert {e["round"] for e in events if e["kind"] in ("card", "reveal", "result")} == {1}
+
+    # Rule 10: the banker's second card is face down until the reveal, on every topic.
+    reveal_at = next(i for i, m in enumerate(seen) if m.topic.endswith("/event/reveal"))
+    assert not any(b'"5C"' in m.payload for m in seen[:reveal_at])
+    down = next(e for e in events if e["kind"] == "card" and e["data"]["face"] == "down")
+    assert down["data"] == {"hand": "banker", "position": 2, "face": "down"}
+
+    states = [m.json() for m in seen if m.topic == f"{TOPIC}/state"]
+    for state in states:
+        validate("state", state)
+    assert states[-1]["state"] == "result" and states[-1]["seq"] == seqs[-1]
+
+    replies = [m.json() for m in seen if m.topic.endswith("/reply")]
+    assert replies == [{"id": "open-1", "command": "open", "ok": True,
+                        "data": {"state": "deck_check", "round": None}}]
+    assert [e["data"] for e in events if e["kind"] == "command"] == [
+        {"name": "open", "id": "open-1", "ok": True, "error": None}]
+    assert [e["data"]["status"] for e in events if e["kind"] == "table"] == ["open"]
+
+    # Lights: shown after each change, with a lights event; the action button's seat at the end.
+    lights_events = [e["data"] for e in events if e["kind"] == "lights"]
+    assert [(d["action_seat"], d["player_dealer_seat"], d["buttons_lit"]) for d in lights_events] \
+        == h.lights.shown[:len(lights_events)]
+    assert lights_events[-1]["action_seat"] == action["seat"]
+    assert h.lights.shown[-1] == (None, None, [])  # the table stopped: lights off
+
+    assert h.undelivered() == 0  # every event was acknowledged by the broker, and marked
+
+
+@pytest.mark.parametrize("name, payload, expected_id, error", [
+    ("open", b"{not json", None, "malformed JSON: Expecting property name enclosed in double quotes: "
+                                 "line 1 column 2 (char 1)"),
+    ("open", b"[1]", None, "the payload must be a JSON object"),
+    ("frobnicate", b'{"id": "x1"}', "x1", "unknown command 'frobnicate': the commands are open, close, void, "
+                                          "resume, rebirth, button"),
+    ("void", b'{"id": 5}', 5, "bad void command: reason: is required"),
+    ("void", b'{"id": "v", "reason": "dealer error"}', "v", "refused: no round in progress to void "
+                                                            "(state closed)"),
+    ("open", b'{"id": "o", "force": true}', "o", "bad open command: force: unknown key (allowed: id)"),
+    ("close", b'{"id": "c"}', "c", "refused: the table is already closed"),
+    ("button", b'{"id": "b", "button": "deal"}', "b", "remote buttons are off on this table"),
+    ("open", b"\xff\xfe", None, "malformed payload: not UTF-8"),
+    ("open", b'{"id": "' + b"x" * 5000 + b'"}', None, "payload too large: 5010 bytes, at most 4096"),
+])
+def test_bad_commands_get_an_error_reply_and_change_nothing(make_table, name, payload, expected_id, error) -> None:
+    h = make_table()
+    reply = h.command(name, payload)
+    validate("reply", reply)
+    assert reply["ok"] is False and reply["id"] == expected_id and reply["command"] == name
+    assert reply["error"].startswith(error), reply["error"]
+    audit = h.event("command")["data"]
+    assert audit == {"name": name, "id": expected_id, "ok": False, "error": reply["error"]}
+    assert h.table.machine.state == "closed"
+    assert not any(m.topic.endswith("/event/transition") for m in h.pit.seen + h.pit.drain())
+
+
+def test_a_retained_command_is_refused(make_table, subscriber) -> None:
+    """A retained command would run again on every reconnect: the broker hands it
+    to the table with the retain flag when the table subscribes."""
+    sender = subscriber("nothing/#")
+    sender.publish(f"{TOPIC}/cmd/open", b'{"id": "r"}', retain=True)
+    h = make_table()
+    reply = h.pit.wait_topic("/cmd/open/reply").json()
+    assert reply["ok"] is False and reply["error"].startswith("retained commands are refused")
+    sender.publish(f"{TOPIC}/cmd/open", b"", retain=True)  # clear it from the broker
+    assert h.table.machine.state == "closed"
+
+
+def test_remote_buttons_when_allowed(make_table) -> None:
+    h = make_table(remote=True)
+    reply = h.command("button", {"id": 1, "button": "deal"})
+    assert reply["ok"] and reply["data"]["accepted"] is False
+    assert reply["data"]["reason"] == "deal is not lit in state closed"
+    load_shoe(h)
+    reply = h.command("button", {"id": 2, "button": "deal"})
+    assert reply["data"] == {"state": "betting", "round": 1, "accepted": True, "reason": None}
+
+
+def test_autostart_opens_the_table(make_table) -> None:
+    h = make_table(autostart=True)
+    assert h.event("table")["data"] == {"status": "open"}
+    assert h.event("prompt", lambda d: d["expect"] == "deck_check")
+
+
+def test_device_events_and_a_fault_while_dealing(make_table) -> None:
+    h = make_table()
+    h.put(DeviceOnline("shoe", "TSHOE 1.0"), FramesDropped("shoe", {"noise": 3, "bad_crc": 1}),
+          DeviceOffline("shuffler", "heartbeat lost"))
+    assert h.event("device", lambda d: d["device"] == "shoe")["data"] == {
+        "device": "shoe", "status": "online", "code": None, "detail": "TSHOE 1.0"}
+    assert h.event("line_errors")["data"] == {"device": "shoe", "dropped": {"noise": 3, "bad_crc": 1}}
+    assert h.event("device", lambda d: d["device"] == "shuffler")["data"]["status"] == "offline"
+    load_shoe(h)
+    deal(h, "2H")
+    h.event("card")
+    h.put(DeviceFault("shoe", "misread", "a card passed the reader unread"))
+    assert h.event("device", lambda d: d["status"] == "fault")["data"]["code"] == "misread"
+    alarm = h.event("alarm")["data"]
+    validate_event({"seq": 1, "ts": 0.0, "table": TABLE, "round": 1, "kind": "alarm", "data": alarm})
+    assert (alarm["code"], alarm["severity"]) == ("shoe_misread", "fault")
+    assert alarm["message"] == "the shoe reported misread during dealing: a card passed the reader unread"
+    birth = h.command("rebirth", {"id": "rb"})
+    assert birth["ok"] and birth["data"]["birth"] == 1
+    status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status").json()
+    assert status["devices"] == {"shoe": "fault", "shuffler": "offline"}
+
+
+def test_a_restart_mid_round_voids_the_round_and_numbers_on(make_table, tmp_path: Path) -> None:
+    first = make_table()
+    load_shoe(first)
+    deal(first, "2H 3D")
+    first.event("card", lambda d: d["position"] == 1 and d["hand"] == "banker")
+    last_seq = first.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and m.json()["state"] == "dealing"
+                                  and len(m.json()["hands"]["banker"]) == 1).json()["seq"]
+    first.stop()  # as far as the journal knows, the power went off while dealing
+
+    second = make_table()
+    retained_then_birth = [m.json() for m in second.pit.seen if m.topic == f"{TOPIC}/status"]
+    assert [(s["online"], s["birth"]) for s in retained_then_birth] == [(False, 1), (True, 2)]
+    void = second.event("void")
+    assert void["seq"] == last_seq + 1
+    assert void["round"] == 1 and void["data"] == {
+        "round": 1, "reason": "the controller restarted during round 1 (state dealing)", "by": "controller"}
+    load_shoe(second)
+    deal(second, "")
+    assert second.event("round_start")["data"]["round"] == 2
+
+
+def test_events_made_while_the_line_is_down_arrive_in_order(make_table) -> None:
+    h = make_table()
+    load_shoe(h)
+    h.table.publisher._client.socket().shutdown(socket.SHUT_RDWR)  # the table's line to the broker drops
+    deal(h, "2H 3D 4S 5C")
+    h.event("action_button")
+    h.stop()
+    events = envelopes(h.pit.seen + h.pit.drain())
+    # QoS 1 allows a duplicate (paho resends what was in flight when the line dropped); a pit
+    # that drops what it has seen must still get every seq, first time round in order.
+    first_seen = list(dict.fromkeys(e["seq"] for e in events))
+    assert first_seen == list(range(1, h.journaled() + 1))
+    assert h.undelivered() == 0
+
+
+def test_a_broker_restart_loses_nothing(make_table, broker, subscriber) -> None:
+    h = make_table()
+    load_shoe(h)
+    broker.stop()
+    deal(h, "2H 3D 4S 5C")
+    # The pit lost its connection too (and its subscription with the broker): the journal is the witness.
+    broker.start()
+    deadline = time.monotonic() + WAIT
+    while h.undelivered() and time.monotonic() < deadline:
+        time.sleep(0.05)  # test only: waiting for paho's reconnect
+    assert h.undelivered() == 0
+    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth and state again
+    retained = {m.topic: m.json() for m in (late.get(), late.get())}
+    assert retained[f"{TOPIC}/status"]["online"] and retained[f"{TOPIC}/state"]["state"] == "result"
+
+
+def test_a_machine_that_cannot_be_built_fails_start(make_table) -> None:
+    def broken(config: Config, emit: Any, first_round: int) -> Any:
+        raise ConfigError("test.toml", ["game: seats must be at least 2"])
+
+    with pytest.raises(RuntimeError, match=re.escape("failed to start: test.toml: game: seats must be at least 2")):
+        make_table(factory=broken, wait_birth=False)
+
+
+def test_build_machine_turns_bad_game_options_into_config_errors(tmp_path: Path) -> None:
+    config = parse_config(CONFIG.format(autostart="false", port=1883, journal=tmp_path / "j.db", remote="false")
+                          .replace("seats = 8", "seats = 1"), "t.toml")
+    with pytest.raises(ConfigError, match="game: baccarat refuses these options: seats must be at least 2"):
+        build_machine(config, lambda kind, data: None)
+
+
+def test_card_to_pit_latency(make_table) -> None:
+    """From a card on the inbox to the pit's subscriber: journal (fsync), lights, publish, broker."""
+    h = make_table()
+    load_shoe(h)
+    h.put(ButtonPressed("buttons", "deal"), ButtonPressed("buttons", "deal"))
+    h.event("prompt", lambda d: d["expect"] == "card")
+    times: list[float] = []
+    for code in ("2H", "3D", "4S", "5C"):
+        start = time.perf_counter()
+        h.put(CardDrawn("shoe", card(code)))
+        h.event("card")
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(f"card -> pit latency: median {median * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
+    assert median < 0.25
+
+
+@pytest.fixture
+def mock_pins() -> Iterator[MockFactory]:
+    saved = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = saved
+
+
+def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory) -> None:
+    """drivers.gpio.TableGpio on gpiozero's mock pins: a press reaches the machine; the
+    lights follow the prompt; a seat the config has no light for is one warning alarm."""
+    buttons = {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19}
+    leds = {"deal": 12, "void": 16, "shuffle_ack": 20, "pass": 21}
+    h = make_table(gpio=lambda inbox: TableGpio(inbox, buttons=buttons, button_leds=leds,
+                                                action_lights={1: 17}, player_dealer_lights={1: 2, 2: 3}))
+    assert h.command("open")["ok"]
+    h.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
+          ShuffleComplete("shuffler", SPECS["baccarat"].size))
+    h.event("prompt", lambda d: d["expect"] == "load_shoe")
+    assert mock_pins.pin(20).state and not mock_pins.pin(12).state  # shuffle_ack lit, deal dark
+    mock_pins.pin(13).drive_low()  # the dealer presses shuffle_ack
+    mock_pins.pin(13).drive_high()
+    assert h.event("button")["data"] == {"button": "shuffle_ack", "accepted": True, "reason": None}
+    h.event("prompt", lambda d: d["expect"] == "bets")
+    assert mock_pins.pin(12).state and mock_pins.pin(21).state and not mock_pins.pin(20).state
+    assert mock_pins.pin(2).state and not mock_pins.pin(3).state  # seat 1 holds the player-dealer position
+    deal(h, "2H 3D 4S 5C")
+    seat = h.event("action_button")["data"]["seat"]
+    assert seat != 1
+    alarm = h.event("alarm")["data"]
+    assert (alarm["code"], alarm["severity"], alarm["message"]) == (
+        "light_missing", "warning", f"seat {seat} has no action light")
+
+
+def test_ready_callback_and_watchdog_ticks(make_table) -> None:
+    ready, ticked = threading.Event(), threading.Event()
+    health: list[Health] = []
+
+    def tick(h: Health) -> None:
+        health.append(h)
+        if len(health) >= 3:
+            ticked.set()
+
+    h = make_table(on_ready=ready.set, on_tick=tick, tick=0.02)
+    assert ready.is_set()
+    h.put(*(FramesDropped("shoe", {"noise": 1}) for _ in range(50)))  # a busy inbox does not starve the watchdog
+    assert ticked.wait(WAIT)
+    assert health[-1].running and health[-1].devices == {"shoe": "unknown", "shuffler": "unknown"}
+    assert any(x.mqtt_connected for x in health)

@@ -1,0 +1,162 @@
+"""MQTT test support: a Mosquitto the test owns, and a subscriber that collects messages.
+
+The fixtures that use these are in conftest.py; tests import the classes
+(``from mqtt_support import WAIT, Subscriber``) for their annotations and
+constants.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.broker import mosquitto_path, wait_for_port
+
+WAIT = 10.0
+"""Seconds a test waits for something that should come at once: generous for a loaded CI machine."""
+
+
+@dataclass
+class RunningBroker:
+    """A Mosquitto this test owns. ``host, port = broker`` unpacks it."""
+
+    host: str
+    port: int
+    conf: Path
+    proc: subprocess.Popen | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.host, self.port))
+
+    def start(self) -> None:
+        exe = mosquitto_path()
+        if exe is None:
+            pytest.skip("mosquitto is not installed (apt-get install -y mosquitto)")
+        self.proc = subprocess.Popen([exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        wait_for_port(self.host, self.port)
+
+    def stop(self) -> None:
+        """An outage: the broker process ends (retained messages go with it: persistence is off)."""
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
+
+    def pause(self) -> None:
+        """Freeze the broker: connections stay open but nothing is acknowledged."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGCONT)
+
+
+@dataclass
+class Message:
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+    properties: Any = None
+
+    def json(self) -> Any:
+        return json.loads(self.payload)
+
+
+@dataclass
+class Subscriber:
+    """An MQTT client that collects every message on ``topic`` into a queue.
+
+    Callbacks run on paho's thread and only put on the queue; the test
+    thread blocks on it (with a deadline) to wait for what it expects.
+    """
+
+    host: str
+    port: int
+    topic: str
+    protocol: int = mqtt.MQTTv311
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    messages: queue.Queue = field(default_factory=queue.Queue)
+    seen: list[Message] = field(default_factory=list)
+    _claimed: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        subscribed: queue.Queue = queue.Queue()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=self.protocol)
+        if self.username is not None:
+            self.client.username_pw_set(self.username, self.password)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
+        self.client.on_subscribe = lambda *a: subscribed.put(True)
+        self.client.on_message = lambda c, u, m: self.messages.put(
+            Message(m.topic, m.payload, m.qos, bool(m.retain), m.properties))
+        self.client.connect(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+        subscribed.get(timeout=WAIT)
+
+    def get(self, timeout: float = WAIT) -> Message:
+        message = self.messages.get(timeout=timeout)
+        self.seen.append(message)
+        return message
+
+    def wait_for(self, predicate: Callable[[Message], bool], timeout: float = WAIT) -> Message:
+        """The first matching message that no earlier ``wait_for`` returned.
+
+        Messages that arrived already are looked at first, so a test may
+        wait for a reply and then for the events that came before it."""
+        for index, message in enumerate(self.seen):
+            if index not in self._claimed and predicate(message):
+                self._claimed.add(index)
+                return message
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no matching message on {self.topic} within {timeout} s; "
+                                     f"last seen: {[m.topic for m in self.seen[-10:]]}")
+            try:
+                message = self.get(remaining)
+            except queue.Empty:
+                continue
+            if predicate(message):
+                self._claimed.add(len(self.seen) - 1)
+                return message
+
+    def wait_topic(self, suffix: str, timeout: float = WAIT) -> Message:
+        return self.wait_for(lambda m: m.topic.endswith(suffix), timeout)
+
+    def drain(self) -> list[Message]:
+        """Everything queued now, without waiting."""
+        out = []
+        while True:
+            try:
+                out.append(self.get(0))
+            except queue.Empty:
+                return out
+
+    def publish(self, topic: str, payload: bytes | str | dict, *, qos: int = 1, retain: bool = False,
+                properties: Any = None) -> None:
+        body = json.dumps(payload) if isinstance(payload, dict) else payload
+        self.client.publish(topic, body, qos=qos, retain=retain, properties=properties).wait_for_publish(WAIT)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
