@@ -76,7 +76,7 @@ class DropCounts:
                 "bad_crc": self.bad_crc, "bad_etx": self.bad_etx}
 
     def __sub__(self, other: DropCounts) -> DropCounts:
-        return DropCounts(*(a - b for a, b in zip(self.as_dict().values(), other.as_dict().values())))
+        return DropCounts(*(a - b for a, b in zip(self.as_dict().values(), other.as_dict().values(), strict=True)))
 
     def __bool__(self) -> bool:
         return any(self.as_dict().values())
@@ -122,6 +122,20 @@ class FrameDecoder:
             out.append(Frame(buf[3], chr(buf[4]), bytes(buf[HEADER:HEADER + length])))
             del buf[:end]
         return out
+
+    def expire(self) -> list[Frame]:
+        """The line went quiet with part of a frame buffered: give up on it.
+
+        A garbage STX followed by a plausible length would otherwise make the
+        decoder wait for up to MAX_PAYLOAD bytes that never come, holding
+        back every real frame behind it. The link calls this when no byte
+        arrived for a frame gap; the stalled STX is dropped as a frame not
+        closed by ETX (``bad_etx``) and the rest is scanned again.
+        """
+        if not self.buf:
+            return []
+        self._reject("bad_etx")
+        return self.feed(b"")
 
     def _reject(self, reason: str) -> None:
         """Drop the STX of a frame that failed, so the scan resumes after it."""

@@ -1,0 +1,116 @@
+"""What the shoe and shuffler drivers share: a :class:`~drivers.link.Link` on a
+pyserial URL, and the translation of what it hears into inbox events.
+
+The transport is ``serial.serial_for_url``, so the same driver opens a
+device path, a ``/dev/serial/by-id/...`` link, a simulator's pty,
+``socket://host:port`` or an in-process ``hwsim://NAME``. Everything that
+reaches the inbox is a :mod:`drivers.events` object; the driver never
+touches game state and never blocks the table thread (requests are queued).
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+
+import serial
+
+from drivers import messages
+from drivers.events import (
+    DeviceEvent,
+    DeviceFault,
+    DeviceOffline,
+    DeviceOnline,
+    FramesDropped,
+)
+from drivers.framing import Frame
+from drivers.link import Link, Port
+
+Parser = Callable[[Frame, str], messages.Decoded]
+
+
+class SerialDeviceDriver:
+    """Controller side of one serial device line."""
+
+    def __init__(
+        self,
+        name: str,
+        url: str,
+        inbox: queue.Queue,
+        *,
+        parser: Parser,
+        baudrate: int = 115200,
+        heartbeat_timeout: float = 3.0,
+        retransmit: float = 0.25,
+    ) -> None:
+        self.name = name
+        self.url = url
+        self.inbox = inbox
+        self.baudrate = baudrate
+        self.heartbeat_timeout = heartbeat_timeout
+        self._parser = parser
+        self._info = ""
+        self._link = Link(
+            self._open,
+            name=name,
+            on_frame=self._on_frame,
+            on_online=self._on_online,
+            on_offline=self._on_offline,
+            on_drops=self._on_drops,
+            on_link_lost=self._on_link_lost,
+            on_open=self.request_status,
+            retransmit=retransmit,
+            heartbeat_timeout=heartbeat_timeout,
+        )
+
+    def _open(self) -> Port:
+        # The read timeout only bounds how late a silent device is noticed.
+        return serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=self.heartbeat_timeout / 4)
+
+    # --- public ------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the line (retrying in the background until it opens)."""
+        self._link.start()
+
+    def stop(self) -> None:
+        self._link.stop()
+
+    @property
+    def alive(self) -> bool:
+        """Port open and the device heard within ``heartbeat_timeout``."""
+        return self._link.alive
+
+    @property
+    def stats(self) -> dict:
+        """Frames in/out, retransmits, duplicates, NAKs, lost frames, drops by reason."""
+        return self._link.stats
+
+    def request_status(self) -> None:
+        """Ask the device to say hello (``S``): its answer is a DeviceOnline."""
+        self._link.send(*messages.request(messages.STATUS))
+
+    # --- link callbacks (link threads: only put on the inbox) -------------------
+    def _put(self, event: DeviceEvent) -> None:
+        self.inbox.put(event)
+
+    def _on_frame(self, frame: Frame) -> str | None:
+        decoded = self._parser(frame, self.name)
+        if isinstance(decoded.event, DeviceOnline):
+            self._info = decoded.event.info
+        if decoded.event is not None:
+            self._put(decoded.event)
+        return decoded.nak
+
+    def _on_online(self, frame_type: str) -> None:
+        if frame_type != messages.HELLO:      # a hello brings its own DeviceOnline
+            self._put(DeviceOnline(self.name, self._info))
+
+    def _on_offline(self, reason: str) -> None:
+        self._put(DeviceOffline(self.name, reason))
+
+    def _on_drops(self, counts: dict[str, int]) -> None:
+        self._put(FramesDropped(self.name, counts))
+
+    def _on_link_lost(self, type_: str) -> None:
+        self._put(DeviceFault(self.name, "link_lost",
+                              f"{type_!r} frame not acknowledged after {self._link.retries + 1} sends"))

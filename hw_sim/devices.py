@@ -1,0 +1,236 @@
+"""Simulated shoe and shuffler speaking the real wire protocols.
+
+Each device is a :class:`drivers.link.Link` on the device's end of a cable
+(:mod:`hw_sim.transport`) plus the device's behaviour on the physical card
+model (:mod:`hw_sim.physical`): what it reports is always what physically
+happened to real card objects. Faults are injected by name with
+:meth:`SimDevice.inject`; everything random comes from one seeded
+``random.Random``, so a run repeats exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from drivers import messages
+from drivers.framing import Frame
+from drivers.link import Link, Port
+from hw_sim.physical import CUT_CARD, PhysicalCard, Table
+
+log = logging.getLogger(__name__)
+
+
+class SimDevice:
+    """What the shoe and the shuffler share: hello, heartbeats, ``S``, faults."""
+
+    REQUESTS: frozenset[str] = messages.SHOE_REQUESTS
+    KIND = "device"
+
+    def __init__(
+        self,
+        table: Table,
+        port: Port,
+        *,
+        heartbeat: float | None = 1.0,
+        retransmit: float = 0.25,
+        model: str = "SIMDEV",
+        firmware: str = "1.0",
+        seed: int | random.Random = 0,
+        name: str | None = None,
+    ) -> None:
+        self.table = table
+        self.port = port
+        self.model = model
+        self.firmware = firmware
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.lost: list[str] = []           # types of frames the controller never acknowledged
+        self._lock = threading.Lock()
+        self.link = Link(
+            lambda: self.port,
+            name=name or self.KIND,
+            on_frame=self._on_request,
+            on_link_lost=self.lost.append,
+            retransmit=retransmit,
+            heartbeat=heartbeat,
+            rng=random.Random(self.rng.random()),
+        )
+
+    # --- lifecycle -------------------------------------------------------------
+    def start(self) -> None:
+        """Power on: announce ourselves (``I``) and start the heartbeat."""
+        self.link.start()
+        self.link.send(*messages.hello(self.model, self.firmware))
+
+    def stop(self) -> None:
+        self.link.stop()
+
+    def __enter__(self) -> SimDevice:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def idle(self, timeout: float | None = 5.0) -> bool:
+        """Wait until everything sent was acknowledged or given up on."""
+        return self.link.idle(timeout)
+
+    # --- requests from the controller ------------------------------------------
+    def _on_request(self, frame: Frame) -> str | None:
+        reason = messages.parse_request(frame, self.REQUESTS)
+        if reason is None:
+            self._answer(frame.type)
+        return reason
+
+    def _answer(self, type_: str) -> None:
+        if type_ == messages.STATUS:
+            self.link.send(*messages.hello(self.model, self.firmware))
+
+    # --- faults --------------------------------------------------------------------
+    def inject(self, name: str, **kw: Any) -> None:
+        """Inject a fault by name. Common to both devices:
+
+        ``garbage`` (``n=64`` seeded random bytes, or ``data=b"..."``),
+        ``bad_checksum`` (next data frame once with a broken CRC),
+        ``jam``, ``door_open``, ``misread``, ``double_card``, ``unreadable``,
+        ``count_wrong`` (an ``X`` frame now), ``unknown_card`` (a ``C`` frame
+        carrying ``code="ZZ"``), ``hang`` / ``recover`` (fall silent, heartbeats
+        included, and come back), ``unplug`` / ``replug``.
+        """
+        handler = self._injectors().get(name)
+        if handler is None:
+            raise ValueError(f"{self.KIND}: no fault named {name!r}; known: {sorted(self._injectors())}")
+        handler(**kw)
+
+    def _injectors(self) -> dict[str, Callable[..., None]]:
+        faults = {code: (lambda c=code: self.link.send(*messages.fault(c)))
+                  for code in ("jam", "door_open", "unreadable", "count_wrong", "misread", "double_card")}
+        return {
+            **faults,
+            "garbage": self._garbage,
+            "bad_checksum": self.link.corrupt_next,
+            "unknown_card": lambda code="ZZ": self.link.send(messages.CARD, code.encode("latin-1")),
+            "hang": lambda: self.link.mute(True),
+            "recover": lambda: self.link.mute(False),
+            "unplug": self.unplug,
+            "replug": self.replug,
+        }
+
+    def _garbage(self, n: int = 64, data: bytes | None = None) -> None:
+        self.link.send_raw(data if data is not None else self.rng.randbytes(n))
+
+    def unplug(self) -> None:
+        """Pull the cable: the device's end closes, the controller's reads fail."""
+        self.link.disconnect()
+
+    def replug(self) -> None:
+        """Plug it back in at the same address (pty symlink or hwsim name)."""
+        reopen = getattr(self.port, "reopen", None)
+        if reopen is None:
+            raise ValueError(f"{self.KIND}: this port cannot be replugged")
+        self.port = reopen()
+        self.link.reconnect()
+        self.link.send(*messages.hello(self.model, self.firmware))
+
+
+class SimShoe(SimDevice):
+    """A card-reading dealing shoe on the physical table's shoe stack."""
+
+    KIND = "shoe"
+
+    def __init__(self, table: Table, port: Port, *, model: str = "SIMSHOE", **kw: Any) -> None:
+        super().__init__(table, port, model=model, **kw)
+        self._next_draw_fault: str | None = None
+
+    def draw(self) -> PhysicalCard | None:
+        """The dealer slides the next card out: report it as the shoe would.
+
+        The cut card is reported (``U``) and the card behind it is drawn.
+        An armed ``misread`` or ``double_card`` changes what this draw reports.
+        """
+        with self.table.lock:
+            top = self.table.draw()
+            if top == CUT_CARD:
+                self.link.send(*messages.cut_card())
+                top = self.table.draw()
+            if not isinstance(top, PhysicalCard):
+                self.link.send(*messages.shoe_empty())
+                return None
+            with self._lock:
+                fault, self._next_draw_fault = self._next_draw_fault, None
+            if fault == "misread":
+                self.link.send(*messages.fault("misread"))
+            elif fault == "double_card":
+                stuck = self.table.draw()   # the card stuck to it comes out too
+                self.link.send(*messages.fault("double_card"))
+                if stuck == CUT_CARD:
+                    self.link.send(*messages.cut_card())
+            else:
+                self.link.send(*messages.card_drawn(top.face))
+            return top
+
+    def _injectors(self) -> dict[str, Callable[..., None]]:
+        out = super()._injectors()
+        out["misread"] = lambda now=False: self._arm("misread", now)
+        out["double_card"] = lambda now=False: self._arm("double_card", now)
+        return out
+
+    def _arm(self, fault: str, now: bool) -> None:
+        """By default the next draw misreads (a card really went out unread);
+        ``now=True`` just sends the fault frame."""
+        if now:
+            self.link.send(*messages.fault(fault))
+        else:
+            with self._lock:
+                self._next_draw_fault = fault
+
+
+class SimShuffler(SimDevice):
+    """An automatic shuffler with a card reader, on the table's hopper."""
+
+    KIND = "shuffler"
+    REQUESTS = messages.SHUFFLER_REQUESTS
+
+    def __init__(self, table: Table, port: Port, *, model: str = "SIMSHUF", **kw: Any) -> None:
+        super().__init__(table, port, model=model, **kw)
+        self._unreadable_next = 0
+
+    def start_deck_check(self) -> None:
+        """Read every card in the hopper, in hopper order, and report them all."""
+        with self.table.lock:
+            faces = [c.face for c in self.table.hopper]
+        with self._lock:
+            skip, self._unreadable_next = min(self._unreadable_next, len(faces)), 0
+        self.link.send(*messages.deck_check(faces[skip:], unreadable=skip))
+
+    def start_shuffle(self) -> None:
+        """Shuffle the hopper into the output stack and report the count."""
+        self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper()))
+
+    def count(self) -> int:
+        with self.table.lock:
+            return len(self.table.hopper) + len(self.table.shuffled)
+
+    def _answer(self, type_: str) -> None:
+        if type_ == messages.DECK_CHECK:
+            self.start_deck_check()
+        elif type_ == messages.SHUFFLED:
+            self.start_shuffle()
+        elif type_ == messages.COUNT:
+            self.link.send(*messages.card_count(self.count()))
+        else:
+            super()._answer(type_)
+
+    def _injectors(self) -> dict[str, Callable[..., None]]:
+        out = super()._injectors()
+        out["unreadable_cards"] = self._arm_unreadable
+        return out
+
+    def _arm_unreadable(self, n: int = 1) -> None:
+        """The next deck check cannot read its first ``n`` cards."""
+        with self._lock:
+            self._unreadable_next = n

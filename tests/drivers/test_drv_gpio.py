@@ -1,0 +1,83 @@
+"""Buttons and lights on gpiozero's mock pins (as gpiozero's own tests/conftest.py does)."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from drivers.events import ButtonPressed
+from drivers.gpio import BUTTONS, TableGpio
+
+BUTTON_PINS = {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19}
+BUTTON_LEDS = {"deal": 12, "void": 16, "shuffle_ack": 20, "pass": 21}
+ACTION = {1: 17, 2: 27, 3: 22}
+PLAYER_DEALER = {1: 23, 2: 24, 3: 25}
+
+
+@pytest.fixture
+def mock_factory():
+    save = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = save
+
+
+@pytest.fixture
+def gpio(mock_factory):
+    inbox: queue.Queue = queue.Queue()
+    table = TableGpio(inbox, buttons=BUTTON_PINS, button_leds=BUTTON_LEDS,
+                      action_lights=ACTION, player_dealer_lights=PLAYER_DEALER)
+    yield table, inbox
+    table.close()
+
+
+@pytest.mark.parametrize("name", BUTTONS)
+def test_press_puts_button_pressed_on_the_inbox(gpio, mock_factory, name):
+    _, inbox = gpio
+    pin = mock_factory.pin(BUTTON_PINS[name])
+    pin.drive_low()                 # pressed (buttons pull up)
+    pin.drive_high()
+    assert inbox.get(timeout=1) == ButtonPressed("buttons", name)
+    assert inbox.empty()            # release is not a press
+
+
+def test_show_lights_exactly_the_right_pins(gpio, mock_factory):
+    table, _ = gpio
+    assert table.show(2, 3, ["deal", "void"]) == []
+    state = {pin: mock_factory.pin(pin).state for pin in [*ACTION.values(), *PLAYER_DEALER.values(),
+                                                          *BUTTON_LEDS.values()]}
+    lit = {pin for pin, value in state.items() if value}
+    assert lit == {ACTION[2], PLAYER_DEALER[3], BUTTON_LEDS["deal"], BUTTON_LEDS["void"]}
+    assert table.lit() == {"action_seat": 2, "player_dealer_seat": 3, "buttons_lit": ["deal", "void"]}
+
+    table.show(None, 1, [])
+    assert not any(mock_factory.pin(p).state for p in [*ACTION.values(), *BUTTON_LEDS.values()])
+    assert mock_factory.pin(PLAYER_DEALER[1]).state and not mock_factory.pin(PLAYER_DEALER[3]).state
+
+
+def test_show_reports_what_it_cannot_light(gpio):
+    table, _ = gpio
+    problems = table.show(9, None, ["deal", "fold"])
+    assert problems == ["seat 9 has no action light", "button 'fold' has no light"]
+    assert table.lit()["buttons_lit"] == ["deal"]
+
+
+def test_pin_used_twice_is_a_clear_error(mock_factory):
+    with pytest.raises(ValueError, match="GPIO pin 5 assigned twice: button 'deal' and action light 1"):
+        TableGpio(queue.Queue(), buttons={"deal": 5}, button_leds={}, action_lights={1: 5},
+                  player_dealer_lights={})
+
+
+def test_close_releases_the_pins(mock_factory):
+    table = TableGpio(queue.Queue(), buttons={"deal": 5}, button_leds={"deal": 12}, action_lights={},
+                      player_dealer_lights={})
+    table.close()
+    again = TableGpio(queue.Queue(), buttons={"deal": 5}, button_leds={"deal": 12}, action_lights={},
+                      player_dealer_lights={})
+    again.close()
