@@ -232,7 +232,8 @@ class Publisher:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
-        log.warning("MQTT: disconnected: %s", reason_code)
+        # Our own clean disconnect is reason 0; anything else is worth a warning.
+        (log.warning if reason_code.is_failure else log.info)("MQTT: disconnected: %s", reason_code)
         self._inbox.put(Disconnected(str(reason_code)))
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,

@@ -1,0 +1,108 @@
+"""A whole simulated table for end-to-end tests: hw_sim + controller + a pit subscriber.
+
+The controller is built exactly as `tablectl demo` builds it (controller.app),
+the devices sit behind real pseudo-terminals (or hwsim://), and everything
+the test asserts on comes from a separate MQTT subscriber: what the pit sees.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from controller.app import build_controller, mock_press
+from controller.cli import REPO_CONFIG, sim_config
+from controller.config import load_config
+from controller.pit_client import PitClient
+from games.decks import SPECS
+from hw_sim.rig import SimRig
+
+WAIT = 30.0
+
+
+class SimTable:
+    def __init__(self, broker, tmp_path: Path, *, seed: int = 1, transport: str = "pty",
+                 pass_probability: float = 0.2, start_dealer: bool = True,
+                 prepare: Callable[[SimRig], None] | None = None) -> None:
+        if not isinstance(Device.pin_factory, MockFactory):
+            Device.pin_factory = MockFactory()
+        Device.pin_factory.reset()
+        self.rig = SimRig(SPECS["baccarat"], seed=seed, transport=transport,
+                          pass_probability=pass_probability).start()
+        if prepare:
+            prepare(self.rig)
+        cfg = load_config(REPO_CONFIG / "baccarat-sim.toml")
+        self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")
+        self.base = f"{self.cfg.mqtt.prefix}/{self.cfg.table.id}"
+        self.controller = build_controller(self.cfg)
+        self.press = mock_press(self.cfg)
+        self.dealer = self.rig.attach_dealer(self.press)
+        if not start_dealer:
+            self.dealer.paused.set()
+        self.messages: list[tuple[str, dict]] = []
+        self.cond = threading.Condition()
+        self.pit = PitClient(broker.host, broker.port, [f"{self.base}/#"], self._on_message,
+                             client_id=f"pit-{seed}").start()
+
+    def _on_message(self, topic: str, payload: dict) -> None:
+        if "/event/" in topic:
+            self.dealer.on_event(payload)
+        with self.cond:
+            self.messages.append((topic, payload))
+            self.cond.notify_all()
+
+    def start(self) -> SimTable:
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        self.dealer.paused.set()
+        self.controller.stop()
+        self.rig.stop()
+        self.pit.stop()
+
+    # what the pit saw --------------------------------------------------------
+    def events(self, kind: str | None = None) -> list[dict]:
+        with self.cond:
+            return [p for t, p in self.messages if "/event/" in t and (kind is None or p.get("kind") == kind)]
+
+    def wait_for(self, predicate: Callable[[list[dict]], object], timeout: float = WAIT, what: str = "") -> object:
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                events = [p for t, p in self.messages if "/event/" in t]
+                found = predicate(events)
+                if found:
+                    return found
+                left = end - time.monotonic()
+                if left <= 0:
+                    kinds = [e.get("kind") for e in events[-15:]]
+                    raise AssertionError(f"timed out waiting for {what or predicate}; last events: {kinds}")
+                self.cond.wait(left)
+
+    def wait_event(self, kind: str, match: Callable[[dict], bool] = lambda d: True, *,
+                   after: int = 0, timeout: float = WAIT) -> dict:
+        def find(events: list[dict]) -> dict | None:
+            return next((e for e in events if e["kind"] == kind and e["seq"] > after and match(e["data"])), None)
+        return self.wait_for(find, timeout, what=kind)  # type: ignore[return-value]
+
+    def wait_message(self, suffix: str, timeout: float = WAIT) -> dict:
+        """The first message on a topic ending in ``suffix`` (replies, state, status)."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                found = next((p for t, p in self.messages if t.endswith(suffix)), None)
+                if found is not None:
+                    return found
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no message on ...{suffix} within {timeout} s")
+                self.cond.wait(left)
+
+    def results(self) -> int:
+        return len(self.events("result"))
