@@ -1,0 +1,133 @@
+"""The `tablectl` commands as a newcomer and an operator run them: real
+processes, a real broker, and what comes out on the terminal and the wire."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from mqtt_support import Subscriber
+
+from controller.cli import REPO_CONFIG
+from controller.config import ConfigError, parse_config
+
+TABLECTL = [sys.executable, "-m", "controller.cli"]
+
+
+def _start(args: list[str], **kw) -> subprocess.Popen:
+    return subprocess.Popen(TABLECTL + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _lines_until(proc: subprocess.Popen, pattern: str, timeout: float = 60) -> list[str]:
+    """Read stdout lines until one matches; fails with what was read on timeout."""
+    seen: list[str] = []
+    found = threading.Event()
+
+    def reader() -> None:
+        for line in proc.stdout:
+            seen.append(line)
+            if re.search(pattern, line):
+                found.set()
+                return
+    threading.Thread(target=reader, daemon=True).start()
+    assert found.wait(timeout), f"no line matching {pattern!r}; got {seen[-20:]}"
+    return seen
+
+
+@pytest.mark.parametrize("broker_kind", ["mosquitto", "embedded"])
+def test_demo_prints_broker_first_deals_n_rounds_and_exits_0(broker_kind):
+    proc = _start(["demo", "--rounds", "40", "--seed", "3", "--broker", broker_kind])
+    first = proc.stdout.readline()
+    match = re.match(r"broker 127\.0\.0\.1:(\d+) \(", first)
+    assert match, first
+    # any other MQTT client can subscribe while it runs
+    sub = Subscriber("127.0.0.1", int(match.group(1)), "casino/+/event/result")
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        sub.close()
+    assert proc.returncode == 0, err
+    results = [line for line in out.splitlines() if re.search(r"->\s+(PLAYER|BANKER|TIE)", line)]
+    assert len(results) >= 40
+    assert re.search(r"^4[0-9] rounds in .* 0 missing, 0 duplicates$", out.splitlines()[-1])
+    assert sub.get(5).json()["kind"] == "result"
+
+
+def test_demo_rejects_bad_arguments():
+    proc = subprocess.run(TABLECTL + ["demo", "--rounds", "0"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "must be at least 1, not 0" in proc.stderr
+    proc = subprocess.run(TABLECTL + ["demo", "--game", "poker"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "invalid choice: 'poker'" in proc.stderr
+
+
+def test_bad_config_exits_2_naming_the_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text((REPO_CONFIG / "baccarat-sim.toml").read_text().replace('id = "bac-sim-01"', 'id = "bad id!"'))
+    proc = subprocess.run(TABLECTL + ["run", "--config", str(bad)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert "table.id" in proc.stderr and "bad id!" in proc.stderr
+    missing = subprocess.run(TABLECTL + ["run", "--config", str(tmp_path / "nope.toml")],
+                             capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 2 and "nope.toml" in missing.stderr
+
+
+def test_watch_rejects_a_bad_broker_address():
+    proc = subprocess.run(TABLECTL + ["watch", "--broker", "host:notaport"], capture_output=True,
+                          text=True, timeout=30)
+    assert proc.returncode == 2 and "port must be a number" in proc.stderr
+
+
+def _sim_config(tmp_path: Path, port: int) -> Path:
+    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
+    text = text.replace("port = 1883", f"port = {port}")
+    text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
+    text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    parse_config(text, str(path))  # the edited example is still valid
+    return path
+
+
+def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
+    """`tablectl sim` makes the devices appear at the configured paths; `tablectl run`
+    opens them as it would real hardware; `tablectl watch` shows the pit's view."""
+    config = _sim_config(tmp_path, broker.port)
+    results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
+    sim = _start(["sim", "--config", str(config), "--seed", "9"])
+    run = watch = None
+    try:
+        _lines_until(sim, r"tablectl sim: shoe at")
+        assert (tmp_path / "dev" / "shoe").exists() and (tmp_path / "dev" / "shuffler").exists()
+        watch = _start(["watch", "--broker", f"{broker.host}:{broker.port}"])
+        _lines_until(watch, r"watching casino/\+")
+        run = _start(["run", "--config", str(config)])
+        _lines_until(run, r"table bac-sim-01 ready")
+        seen = _lines_until(watch, r"->  (PLAYER|BANKER|TIE)", timeout=60)
+        assert any("round 1" in line for line in seen)
+        for _ in range(5):
+            assert results.get(30).json()["kind"] == "result"
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(30) == 0
+        status = Subscriber(broker.host, broker.port, "casino/bac-sim-01/status").get(10).json()
+        assert status["online"] is False  # a clean shutdown says so
+    finally:
+        for proc in (run, watch, sim):
+            if proc and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        results.close()
+    assert sim.returncode == 0
+
+
+def test_config_error_class_is_what_the_cli_reports():
+    with pytest.raises(ConfigError) as err:
+        parse_config("[table]\nid = 1\n", "inline.toml")
+    assert "inline.toml" in str(err.value) and "table.id" in str(err.value)
