@@ -84,10 +84,9 @@ def _positive(text: str) -> int:
 # -- demo ----------------------------------------------------------------------
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.app import build_controller, mock_press
     from games.decks import SPECS
     from hw_sim.rig import SimRig
-
-    from controller.app import build_controller, mock_press
 
     with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
             tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:

@@ -59,25 +59,25 @@ def test_demo_prints_broker_first_deals_n_rounds_and_exits_0(broker_kind):
 
 
 def test_demo_rejects_bad_arguments():
-    proc = subprocess.run(TABLECTL + ["demo", "--rounds", "0"], capture_output=True, text=True, timeout=30)
+    proc = subprocess.run([*TABLECTL, "demo", "--rounds", "0"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "must be at least 1, not 0" in proc.stderr
-    proc = subprocess.run(TABLECTL + ["demo", "--game", "poker"], capture_output=True, text=True, timeout=30)
+    proc = subprocess.run([*TABLECTL, "demo", "--game", "poker"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "invalid choice: 'poker'" in proc.stderr
 
 
 def test_bad_config_exits_2_naming_the_key(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text((REPO_CONFIG / "baccarat-sim.toml").read_text().replace('id = "bac-sim-01"', 'id = "bad id!"'))
-    proc = subprocess.run(TABLECTL + ["run", "--config", str(bad)], capture_output=True, text=True, timeout=30)
+    proc = subprocess.run([*TABLECTL, "run", "--config", str(bad)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert "table.id" in proc.stderr and "bad id!" in proc.stderr
-    missing = subprocess.run(TABLECTL + ["run", "--config", str(tmp_path / "nope.toml")],
+    missing = subprocess.run([*TABLECTL, "run", "--config", str(tmp_path / "nope.toml")],
                              capture_output=True, text=True, timeout=30)
     assert missing.returncode == 2 and "nope.toml" in missing.stderr
 
 
 def test_watch_rejects_a_bad_broker_address():
-    proc = subprocess.run(TABLECTL + ["watch", "--broker", "host:notaport"], capture_output=True,
+    proc = subprocess.run([*TABLECTL, "watch", "--broker", "host:notaport"], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode == 2 and "port must be a number" in proc.stderr
 
