@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from controller.config import Config
 from controller.journal import Journal
 from controller.publisher import Publisher
-from controller.table import Health, Table
+from controller.table import Health, Table, game_options
 from drivers.gpio import TableGpio
 from drivers.shoe import ShoeDriver
 from drivers.shuffler import ShufflerDriver
@@ -47,6 +47,7 @@ def use_pin_factory(name: str) -> None:
 
 def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
                      on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> Controller:
+    game_options(cfg)  # a value the game's rules refuse is a config error now, not in the table thread
     inbox: queue.Queue = queue.Queue()
     cfg.journal.path.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(cfg.journal.path, cfg.table.id)
@@ -63,7 +64,8 @@ def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
         use_pin_factory(cfg.gpio.pin_factory)
         gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds=cfg.gpio.button_leds,
                          action_lights=cfg.gpio.action_lights,
-                         player_dealer_lights=cfg.gpio.player_dealer_lights)
+                         player_dealer_lights=cfg.gpio.player_dealer_lights,
+                         bounce_time=cfg.gpio.bounce_time or None)
     table = Table(cfg, inbox=inbox, journal=journal, publisher=publisher, drivers=drivers, gpio=gpio,
                   on_ready=on_ready, on_tick=on_tick, tick=tick)
     return Controller(table, gpio, journal)

@@ -154,8 +154,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     controller.start()
     print(f"tablectl: table {cfg.table.id} ready; publishing to {cfg.mqtt.host}:{cfg.mqtt.port}", flush=True)
-    while not stop.wait(1.0) and not controller.table.done.is_set():
-        pass
+    # Wake on a signal or on the table thread ending by itself, whichever is first.
+    threading.Thread(target=lambda: (controller.table.done.wait(), stop.set()), daemon=True).start()
+    stop.wait()
     notify("STOPPING=1")
     controller.stop()
     return 1 if controller.table.error else 0

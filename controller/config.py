@@ -81,6 +81,9 @@ class SerialDevice:
 @dataclass(frozen=True)
 class GpioSection:
     pin_factory: str = "default"
+    bounce_time: float = 0.05
+    """A bouncing contact on `deal` would settle a round and close the next
+    round's bets in one press; 50 ms is well under a dealer's double press."""
     buttons: dict[str, int] = field(default_factory=dict)
     button_leds: dict[str, int] = field(default_factory=dict)
     action_lights: dict[int, int] = field(default_factory=dict)
@@ -172,6 +175,7 @@ def _build(raw: dict[str, Any], source: str) -> Config:
     gpio_raw = raw.get("gpio")
     gpio = None if gpio_raw is None else GpioSection(
         pin_factory=gpio_raw.get("pin_factory", "default"),
+        bounce_time=gpio_raw.get("bounce_time", GpioSection.bounce_time),
         buttons=dict(gpio_raw.get("buttons", {})),
         button_leds=dict(gpio_raw.get("button_leds", {})),
         action_lights={int(k): v for k, v in gpio_raw.get("action_lights", {}).items()},

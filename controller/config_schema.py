@@ -72,6 +72,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "devices": _section({"shoe": _SERIAL, "shuffler": _SERIAL}),
         "gpio": _section({
             "pin_factory": {"enum": ["default", "mock"]},
+            "bounce_time": {"type": "number", "minimum": 0, "maximum": 1,
+                            "x-why": "seconds a button must stay still to count (0 turns debouncing off)"},
             "buttons": _pins_by({"enum": list(BUTTONS)}),
             "button_leds": _pins_by({"enum": list(BUTTONS)}),
             "action_lights": _pins_by(_SEAT_KEY),

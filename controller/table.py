@@ -98,24 +98,36 @@ class Lights(Protocol):
 
 def build_machine(config: Config, emit: Emit, first_round: int = 1) -> Machine:
     """The round machine of ``config.table.game``, fed from the config's ``[game]`` options."""
+    options = game_options(config)
     if config.table.game == "baccarat":
-        from games.baccarat import BaccaratOptions, BaccaratRound
+        from games.baccarat import BaccaratRound
 
-        options = _options(BaccaratOptions, config, seats=config.table.seats,
-                           action_wrap=config.game.action_wrap,
-                           first_player_dealer_seat=config.game.first_player_dealer_seat)
         return BaccaratRound(options, emit, first_round=first_round)
     raise ConfigError(config.source, [f"table.game: no round machine for {config.table.game!r}"])
 
 
-def _options(cls: type, config: Config, **values: Any) -> Any:
-    """Build a game's options from the values its constructor accepts; a
-    value it rejects is a config error naming the game."""
-    accepted = inspect.signature(cls).parameters
+OPTION_KEYS = {"seats": "table.seats", "action_wrap": "game.action_wrap",
+               "first_player_dealer_seat": "game.first_player_dealer_seat"}
+"""Where each game option comes from in the config, so its error names the key."""
+
+
+def game_options(config: Config) -> Any:
+    """The game's options from the config. Called at start-up, before the table
+    thread, so a value the game's rules refuse is reported like any config error."""
+    if config.table.game != "baccarat":
+        raise ConfigError(config.source, [f"table.game: no round machine for {config.table.game!r}"])
+    from games.baccarat import BaccaratOptions
+
+    values = {"seats": config.table.seats, "action_wrap": config.game.action_wrap,
+              "first_player_dealer_seat": config.game.first_player_dealer_seat}
+    accepted = inspect.signature(BaccaratOptions).parameters
     try:
-        return cls(**{k: v for k, v in values.items() if k in accepted})
+        return BaccaratOptions(**{k: v for k, v in values.items() if k in accepted})
     except (TypeError, ValueError) as exc:
-        raise ConfigError(config.source, [f"game: {config.table.game} refuses these options: {exc}"]) from None
+        field, sep, why = str(exc).partition(": ")
+        key = OPTION_KEYS.get(field) if sep else None
+        text = f"{key}: {why}" if key else f"game: {config.table.game} refuses these options: {exc}"
+        raise ConfigError(config.source, [text]) from None
 
 
 ROUND_IN_PROGRESS = frozenset({"betting", "dealing", "fault"})

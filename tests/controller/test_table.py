@@ -73,14 +73,28 @@ remote_buttons = {remote}
 """
 
 
-class FakeLights:
-    """Stands in for drivers.gpio.TableGpio: records what it was told to show."""
+PINS = {"buttons": {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19},
+        "button_leds": {"deal": 12, "void": 16, "shuffle_ack": 20, "pass": 21},
+        "action_lights": {seat: pin for seat, pin in zip(range(1, 9), (17, 27, 22, 23, 24, 25, 26, 4), strict=True)},
+        "player_dealer_lights": {seat: pin for seat, pin in zip(range(1, 9), (2, 3, 7, 8, 9, 10, 11, 14),
+                                                                  strict=True)}}
 
-    def __init__(self) -> None:
+
+class RecordingGpio(TableGpio):
+    """The real TableGpio on gpiozero's mock pins, keeping a history of what it
+    was told to show so a test can compare it with the published lights events."""
+
+    def __init__(self, inbox: queue.Queue) -> None:
+        super().__init__(inbox, **PINS)
         self.shown: list[tuple[int | None, int | None, list[str]]] = []
 
-    def show(self, action_seat: int | None, player_dealer_seat: int | None, buttons_lit: list[str]) -> None:
+    def show(self, action_seat: int | None, player_dealer_seat: int | None, buttons_lit) -> list[str]:
         self.shown.append((action_seat, player_dealer_seat, list(buttons_lit)))
+        problems = super().show(action_seat, player_dealer_seat, buttons_lit)
+        lit = self.lit()  # what the pins really show now
+        assert (lit["action_seat"], lit["player_dealer_seat"]) == (action_seat, player_dealer_seat)
+        assert lit["buttons_lit"] == sorted(buttons_lit)
+        return problems
 
 
 @dataclass
@@ -89,7 +103,7 @@ class Harness:
     inbox: queue.Queue
     pit: Subscriber
     journal_path: Path
-    lights: FakeLights
+    lights: Any
     requests: int = 0
     stopped: bool = field(default=False)
 
@@ -133,10 +147,13 @@ def make_table(broker: RunningBroker, subscriber: Callable[..., Subscriber],
                                             remote=str(remote).lower()), "test.toml")
         pit = subscriber(f"{TOPIC}/#")
         inbox: queue.Queue = queue.Queue()
-        lights = FakeLights()
+        if not isinstance(Device.pin_factory, MockFactory):
+            Device.pin_factory = MockFactory()
+        Device.pin_factory.reset()
+        lights = RecordingGpio(inbox) if gpio is None else gpio(inbox)
         table = Table(config, inbox=inbox, journal=Journal(config.journal.path, TABLE),
                       publisher=Publisher(config.mqtt, TABLE, inbox, game="baccarat"),
-                      gpio=lights if gpio is None else gpio(inbox), machine_factory=factory, **table_options)
+                      gpio=lights, machine_factory=factory, **table_options)
         harness = Harness(table, inbox, pit, path, lights)
         made.append(harness)
         table.start().wait_ready(WAIT)

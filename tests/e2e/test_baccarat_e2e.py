@@ -5,6 +5,9 @@ subscriber. Every assertion is on what the subscriber received."""
 from __future__ import annotations
 
 import json
+import logging
+import re
+import sqlite3
 
 import pytest
 from sim_table import SimTable
@@ -96,30 +99,66 @@ def test_200_seeded_rounds_contiguous_valid_and_recomputed(table_factory):
     assert table.events("shoe") and len(table.events("shuffle")) >= 2
 
 
-def test_face_down_card_and_deck_order_never_reach_the_pit(table_factory):
+CARD_CODE = re.compile(r"^(10|[2-9AJQK])[CDHS]$|^JK$")
+CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
+
+
+def _card_lists(obj) -> list[list]:
+    """Every JSON list in ``obj`` whose items are all card codes."""
+    found = []
+    if isinstance(obj, dict):
+        for v in obj.values():
+            found += _card_lists(v)
+    elif isinstance(obj, list):
+        if obj and all(isinstance(x, str) and CARD_CODE.match(x) for x in obj):
+            found.append(obj)
+        for v in obj:
+            found += _card_lists(v)
+    return found
+
+
+def test_face_down_card_and_deck_order_never_reach_the_pit(table_factory, caplog):
+    caplog.set_level(logging.DEBUG)
     table = table_factory(seed=7).start()
     table.wait_for(lambda ev: sum(e["kind"] == "result" for e in ev) >= 30, timeout=60, what="30 results")
-    events = table.events()
-    for i, e in enumerate(events):
-        d = e["data"]
-        if e["kind"] == "card" and d["face"] == "down":
-            assert "card" not in d and "value" not in d
-            # its identity appears nowhere until its reveal
-            reveal = next(x for x in events[i:] if x["kind"] == "reveal" and x["round"] == e["round"])
-            hidden = reveal["data"]["card"]
-            for between in events[i + 1:events.index(reveal)]:
-                text = json.dumps(between["data"])
-                if hidden in text:  # the same face may legitimately be dealt face up meanwhile
-                    assert between["kind"] == "card" and between["data"]["face"] == "up"
-    # the retained state never carries a face-down card or undealt order
-    states = [p for t, p in table.messages if t.endswith("/state")]
-    assert states
-    for s in states:
-        assert "shoe_order" not in json.dumps(s)
-    # a deck check publishes counts, never the cards in read order
+    with table.cond:
+        messages = list(table.messages)
+    hidden_rounds = 0
+    for i, (topic, msg) in enumerate(messages):
+        if not (topic.endswith("/event/card") and msg["data"]["face"] == "down"):
+            continue
+        hidden_rounds += 1
+        assert set(msg["data"]) == {"hand", "position", "face"}  # no card, no value
+        j = next(k for k in range(i, len(messages)) if messages[k][0].endswith("/event/reveal")
+                 and messages[k][1]["round"] == msg["round"])
+        hidden = messages[j][1]["data"]["card"]
+        for topic2, between in messages[i + 1:j]:
+            if topic2.endswith("/state"):
+                # the retained state shows the banker's second card as unknown
+                assert between["hands"]["banker"][1] is None
+            elif topic2.endswith("/event/card"):
+                continue  # the same face may legitimately be dealt face up meanwhile
+            else:
+                assert hidden not in json.dumps(between), (topic2, between)
+    assert hidden_rounds >= 30
+    # The order of undealt cards goes nowhere: no message carries a list of
+    # cards longer than a hand (a deck check publishes counts and, when it
+    # fails, only the sorted missing and extra cards).
+    for topic, msg in messages:
+        assert all(len(cards) <= 3 for cards in _card_lists(msg)), topic
     check = table.events("deck_check")[0]["data"]
     assert check["ok"] and check["counted"] == 416 and check["missing"] == [] and check["extra"] == []
-    assert all(len(json.dumps(e)) < 4000 for e in events)
+    # nor does the journal, which stores what is published and nothing else
+    db = sqlite3.connect(table.cfg.journal.path)
+    for (envelope,) in db.execute("SELECT envelope FROM events"):
+        env = json.loads(envelope)
+        if env["kind"] == "card" and env["data"]["face"] == "down":
+            assert "card" not in env["data"]
+        assert all(len(cards) <= 3 for cards in _card_lists(env))
+    db.close()
+    # and no log line names a card at all, at any level
+    for record in caplog.records:
+        assert not CARD_IN_TEXT.search(record.getMessage()), record.getMessage()
 
 
 def test_deck_check_with_missing_and_foreign_card_keeps_table_closed(table_factory):
