@@ -131,6 +131,7 @@ class Link:
         self._stopping = False
         self._held = False                      # disconnect(): stay closed until reconnect()
         self._port: Port | None = None
+        self._closed_port: Port | None = None   # the last port the reader closed
         self._queue: collections.deque[tuple[str, bytes]] = collections.deque()
         self._pending: _Pending | None = None
         self._next_seq = 0
@@ -166,8 +167,10 @@ class Link:
         """Stop both threads and close the port. Idempotent."""
         with self._cond:
             self._stopping = True
+            port = self._port
             self._cond.notify_all()
-        self._cancel_read()
+        if not self._cancel_read() and port is not None:
+            _close_quietly(port)    # no cancel_read (socket://): closing is what wakes the reader
         for t in self._threads:
             if t is not threading.current_thread():
                 t.join(timeout)
@@ -180,10 +183,11 @@ class Link:
         """Close the port and keep it closed until :meth:`reconnect` (an unplug)."""
         with self._cond:
             self._held = True
+            port = self._port
             self._cond.notify_all()
         self._cancel_read()
         with self._cond:
-            self._cond.wait_for(lambda: self._port is None or self._stopping, timeout)
+            self._cond.wait_for(lambda: port is None or self._closed_port is port or self._stopping, timeout)
 
     def reconnect(self, opener: Callable[[], Port] | None = None) -> None:
         """Open the port again (a replug), optionally through a new opener."""
@@ -296,6 +300,7 @@ class Link:
                     if pending.sends == 0 or pending.nak or now >= pending.deadline:
                         if pending.sends > self.retries:
                             self._pending = None
+                            self._cond.notify_all()     # idle() waiters
                             return lambda: self._lost(pending)
                         return lambda: self._transmit(pending)
                     deadlines.append(pending.deadline)
@@ -348,10 +353,11 @@ class Link:
             delay = self._backoff[0]
             reason = self._serve(port)
             with self._cond:
-                self._port = None
-                self._cond.notify_all()
-            _close_quietly(port)
+                self._port = None           # no more writes to it...
+            _close_quietly(port)            # ...then close, and only then tell disconnect()
             with self._cond:
+                self._closed_port = port
+                self._cond.notify_all()
                 if self._stopping:
                     return
                 held = self._held
@@ -404,6 +410,10 @@ class Link:
                 self._supervise(now)
         except PORT_ERRORS as exc:
             return f"port error: {exc}"
+        except Exception as exc:      # a port backend's own bug, or closed under it by stop()
+            if not self._stopping:
+                log.exception("%s: unexpected error from the port", self.name)
+            return f"port error: {type(exc).__name__}"
 
     def _expire_stalled(self, now: float) -> list[Frame]:
         """Give up a partial frame that should have arrived by now.
@@ -497,12 +507,15 @@ class Link:
             self._write_control(messages.nak(frame.seq, verdict))
 
     # --- helpers -------------------------------------------------------------------
-    def _cancel_read(self) -> None:
+    def _cancel_read(self) -> bool:
+        """Wake a blocked read; False if the port cannot be woken that way."""
         port = self._port
         cancel = getattr(port, "cancel_read", None)
-        if cancel is not None:
-            with contextlib.suppress(PORT_ERRORS):
-                cancel()
+        if cancel is None:
+            return False
+        with contextlib.suppress(PORT_ERRORS):
+            cancel()
+        return True
 
     def _call(self, callback: Callable | None, *args: object) -> str | None:
         """Run a user callback; a bug in it is logged, not fatal to the line."""

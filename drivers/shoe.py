@@ -1,6 +1,6 @@
 """The card-reading shoe's driver: one ``CardDrawn`` per card, in draw order.
 
-Wire protocol: docs/protocols.md ("Shoe"). Besides cards the shoe reports the
+Wire protocol: docs/protocols.md. Besides cards the shoe reports the
 cut card (``CutCard``), an empty shoe (``ShoeEmpty``) and its faults
 (``misread``, ``double_card``, ``jam``, ``door_open``). A card code that
 names no card is a ``DeviceFault("unknown_card")`` whose detail never

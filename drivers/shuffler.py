@@ -1,6 +1,6 @@
 """The shuffler's driver: deck checks, shuffles, counts, status, faults.
 
-Wire protocol: docs/protocols.md ("Shuffler"). Requests are queued and
+Wire protocol: docs/protocols.md. Requests are queued and
 return at once; the answers arrive on the inbox as ``DeckVerified``,
 ``ShuffleComplete``, ``CardCount`` and ``DeviceOnline``. A deck check's
 card order is in the event only for the controller's own check; it must

@@ -157,8 +157,8 @@ class PtyPort:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            with contextlib.suppress(OSError, ValueError):
-                select.select([self._wake.r], [self._master], [], left)
+            with contextlib.suppress(OSError, ValueError):   # closed under us: the loop sees it
+                select.select([], [self._master], [], left)
         return len(data) - len(view)
 
     def cancel_read(self) -> None:
@@ -217,6 +217,7 @@ class HwsimDevicePort:
         self.is_open = True
         self._cond = threading.Condition()
         self._sock: socket.socket | None = None
+        self._close_lock = threading.Lock()
         self._cancelled = False
         self._wake = _Wake(self)
 
@@ -329,22 +330,24 @@ class HwsimDevicePort:
         self._wake.set()
 
     def close(self) -> None:
-        """Unplug: the controller's read raises at once; the name is free again."""
-        with self._cond:
-            if not self.is_open:
-                return
-            self.is_open = False
-            sock, self._sock = self._sock, None
-            self._cond.notify_all()
-        self._wake.set()
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            with contextlib.suppress(OSError):
-                sock.close()
-        with _registry_lock:
-            if _registry.get(self.name) is self:
-                del _registry[self.name]
+        """Unplug: the controller's read raises at once; the name is free
+        again when this returns (for every caller, not just the first)."""
+        with self._close_lock:
+            with self._cond:
+                if not self.is_open:
+                    return
+                self.is_open = False
+                sock, self._sock = self._sock, None
+                self._cond.notify_all()
+            self._wake.set()
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):
+                    sock.close()
+            with _registry_lock:
+                if _registry.get(self.name) is self:
+                    del _registry[self.name]
 
     def reopen(self) -> HwsimDevicePort:
         """Replug under the same name."""

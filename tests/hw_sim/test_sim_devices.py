@@ -78,7 +78,7 @@ def test_cut_card_comes_before_the_next_card(line, inbox):
             elif isinstance(event, CutCard):
                 kinds.append("U")
         faces = [c.face.code for c in drawn]
-        assert kinds == faces[:3] + ["U"] + faces[3:]
+        assert kinds == [*faces[:3], "U", *faces[3:]]
         assert CUT_CARD not in table.shoe
     finally:
         driver.stop()

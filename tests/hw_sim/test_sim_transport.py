@@ -20,7 +20,7 @@ def read_in_thread(port, size: int = 1):
     def run() -> None:
         try:
             box["data"] = port.read(size)
-        except Exception as exc:  # noqa: BLE001 - the test inspects it
+        except Exception as exc:  # the test inspects it
             box["error"] = exc
         done.set()
 
