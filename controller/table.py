@@ -83,6 +83,7 @@ class Machine(Protocol):
     def button(self, name: str) -> None: ...
     def void(self, reason: str, by: str) -> None: ...
     def resume(self, by: str) -> None: ...
+    def device_fault(self, device: str, code: str, detail: str) -> None: ...
     def snapshot(self) -> dict: ...
 
 
@@ -132,22 +133,6 @@ def game_options(config: Config) -> Any:
 
 ROUND_IN_PROGRESS = frozenset({"betting", "dealing", "fault"})
 """States in which a restart leaves a round that must be voided."""
-
-NEEDED_IN = {"shoe": frozenset({"dealing"}), "shuffler": frozenset({"deck_check", "shuffle"})}
-"""The states in which a device fault stops the game, so it is an alarm too."""
-
-FAULT_ACTIONS = {
-    "misread": "a card was drawn but not read: the pit decides whether to void the round",
-    "double_card": "two cards came out at once: the pit decides whether to void the round",
-    "unknown_card": "the shoe read something that is not a card: hold it for the pit",
-    "jam": "clear the shuffler jam, then run the shuffle again",
-    "door_open": "close the shuffler door",
-    "unreadable": "the shuffler could not read a card: check the deck again",
-    "count_wrong": "the shuffler's count is wrong: check the deck",
-    "heartbeat_lost": "check the device's cable and power",
-    "link_lost": "check the device's cable and power",
-    "offline": "check the device's cable and power",
-}
 
 ACK_GRACE = 2.0
 """Seconds a clean stop waits for the broker to acknowledge what is in flight."""
@@ -388,13 +373,9 @@ class Table:
     def _device_status(self, device: str, status: str, code: str | None, detail: str) -> None:
         self.devices[device] = status
         self._emit("device", {"device": device, "status": status, "code": code, "detail": detail})
-        state = self.machine.state if self.machine is not None else ""
-        if status != "online" and state in NEEDED_IN.get(device, ()):
-            what = f"reported {code}" if status == "fault" else "went offline"
-            why = f": {detail}" if detail else ""
-            self._alarm(f"{device}_{code or status}", "fault",
-                        f"the {device} {what} during {state}{why}",
-                        FAULT_ACTIONS.get(code or status, "check the device; the pit decides"))
+        if status != "online" and self.machine is not None:
+            # The rules decide what a fault means for the round (games.round.device_fault).
+            self.machine.device_fault(device, code or status, detail)
 
     # -- commands --------------------------------------------------------------
 

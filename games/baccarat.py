@@ -22,8 +22,17 @@ The round, as the controller sequences it (GAMES.md):
    rule working as printed, not a leak of the card. No event, prompt,
    alarm or snapshot names the face-down card or its value before the
    ``reveal``.
-4. ``result``: ``result`` (rule 19 outcome and pays), then
-   ``action_button`` from the banker's second card (rule 21).
+4. ``result``: ``result`` (rule 19 outcome and pays, and ``player_dealer``:
+   the seat that banked this round, after any pass and acceptance while
+   bets were open -- the authoritative banker, where ``round_start`` only
+   says who held or was offered the deal when betting opened), then
+   ``action_button`` from the banker's second card (rule 21), counted from
+   that seat: ``seat`` is where the button goes (the snapshot's
+   ``lights.action_seat``), ``first_action_seat`` who acts first (the
+   player to the player-dealer's left when the count lands on position 0).
+5. ``deal`` settles the round: ``ready``, then at once ``betting`` for the
+   next round (or the ``ready`` wait for a player-dealer offer), or the
+   shuffle when the cut card came out.
 
 Guards: every card arriving in ``dealing`` goes to the hand the rules
 expect next (:func:`games.baccarat_rules.next_card`): the shoe's cards are
@@ -48,7 +57,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games import baccarat_rules as rules
-from games.baccarat_rules import ACTION_WRAPS, HOLE_POSITION, ActionButton, ActionWrap, Outcome
+from games.baccarat_rules import (
+    ACTION_WRAPS,
+    HOLE_POSITION,
+    MAX_SEATS,
+    MIN_SEATS,
+    ActionButton,
+    ActionWrap,
+    Outcome,
+)
 from games.cards import Card
 from games.decks import SPECS, DeckSpec
 from games.round import Emit, RoundMachine
@@ -62,11 +79,16 @@ def _baccarat_spec() -> DeckSpec:
 class BaccaratOptions:
     """A Commission-Free Baccarat table's configuration.
 
-    - ``seats``: seated positions including the player-dealer's (rule 3: up to eight).
+    - ``seats``: seated positions including the player-dealer's: 2 to 8 (rule 3:
+      "up to eight seated positions"; a player-dealer game needs a player-dealer
+      and at least one player).
     - ``action_wrap``: how an action count past the last seat wraps (rule 21 is
       silent); see :func:`games.baccarat_rules.action_position`.
-    - ``first_player_dealer_seat``: who holds the deal when the table first opens.
+    - ``first_player_dealer_seat``: who holds the deal when the table first opens (1..seats).
     - ``spec``: the shoe (rule 2: eight 52-card decks, no jokers).
+
+    A bad value raises ``ValueError`` whose message starts with the field's
+    name (``seats: ...``); the controller turns it into a config error.
     """
 
     seats: int = 8
@@ -75,15 +97,24 @@ class BaccaratOptions:
     spec: DeckSpec = field(default_factory=_baccarat_spec)
 
     def __post_init__(self) -> None:
-        if self.seats < 2:
-            raise ValueError(f"seats must be at least 2 (a player-dealer and a player), not {self.seats}")
+        for name in ("seats", "first_player_dealer_seat"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name}: must be a whole number, not {value!r}")
+        if not MIN_SEATS <= self.seats <= MAX_SEATS:
+            raise ValueError(f"seats: Commission-Free Baccarat has {MIN_SEATS} to {MAX_SEATS} seated positions "
+                             f"(rule 3), not {self.seats}")
         if not 1 <= self.first_player_dealer_seat <= self.seats:
-            raise ValueError(
-                f"first_player_dealer_seat {self.first_player_dealer_seat} is not one of seats 1..{self.seats}")
+            raise ValueError(f"first_player_dealer_seat: must be one of seats 1..{self.seats}, "
+                             f"not {self.first_player_dealer_seat}")
         if self.action_wrap not in ACTION_WRAPS:
-            raise ValueError(f"action_wrap {self.action_wrap!r}: choose one of {', '.join(ACTION_WRAPS)}")
-        for c in self.spec.counts:
-            rules.point(c)  # rule 2: every card of the shoe must have a baccarat value
+            raise ValueError(f"action_wrap: must be one of {', '.join(ACTION_WRAPS)} (rule 21 is silent past "
+                             f"the last seat), not {self.action_wrap!r}")
+        try:
+            for c in self.spec.counts:
+                rules.point(c)  # rule 2: every card of the shoe must have a baccarat value
+        except rules.BaccaratCardError as exc:
+            raise ValueError(f"spec: {exc}") from None
 
 
 class BaccaratRound(RoundMachine):
@@ -158,14 +189,26 @@ class BaccaratRound(RoundMachine):
     # --- result ------------------------------------------------------------------------------
 
     def _entered_result(self) -> None:
-        """Rule 19 (outcome and pays), then rule 21 (the action button), after the reveal."""
+        """Rule 19 (outcome and pays), then rule 21 (the action button), after the reveal.
+
+        ``result.player_dealer`` is the seat that banked the round: no offer
+        is pending once bets close (``deal`` in ``betting`` with an offer
+        pending only accepts it), so it is the rotation's holder now.
+        """
         self.outcome = rules.outcome(self.player, self.banker)
-        self._emit("result", self.outcome.to_dict())
-        assert self.rotation is not None
-        self.action = rules.action_button(self.banker[HOLE_POSITION - 1], self.rotation.seat,
+        assert self.rotation is not None and self.rotation.offered is None
+        banker_seat = self.rotation.seat
+        self._emit("result", self._result_data())
+        self.action = rules.action_button(self.banker[HOLE_POSITION - 1], banker_seat,
                                           self.options.seats, self.options.action_wrap)
         self.action_seat = self.action.seat
         self._emit("action_button", self.action.to_dict())
+
+    def _result_data(self) -> dict | None:
+        if self.outcome is None:
+            return None
+        assert self.rotation is not None
+        return {**self.outcome.to_dict(), "player_dealer": self.rotation.seat}
 
     # --- layout and snapshot -----------------------------------------------------------------
 
@@ -183,5 +226,6 @@ class BaccaratRound(RoundMachine):
         ]
         return {
             "hands": {"player": [c.code for c in self.player], "banker": banker},
-            "result": self.outcome.to_dict() if self.outcome is not None else None,
+            "result": self._result_data(),
+            "action_button": self.action.to_dict() if self.action is not None else None,
         }

@@ -46,6 +46,12 @@ DEAL_ORDER: tuple[Hand, ...] = ("player", "banker", "player", "banker")
 HOLE_POSITION = 2
 """Rule 10: the banker's second card is dealt face down."""
 
+MAX_SEATS = 8
+"""Rule 3: "a standard baccarat table which accommodates up to eight seated positions"."""
+
+MIN_SEATS = 2
+"""A player-dealer game needs the player-dealer and at least one other seated player."""
+
 _POINTS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
            "10": 0, "J": 0, "Q": 0, "K": 0}
 
@@ -325,7 +331,8 @@ class ActionButton:
 
     def to_dict(self) -> dict:
         """The ``action_button`` event's data (docs/internals.md)."""
-        return {"card": self.card.code, "count": self.count, "position": self.position, "seat": self.seat}
+        return {"card": self.card.code, "count": self.count, "position": self.position, "seat": self.seat,
+                "first_action_seat": self.first_action_seat}
 
 
 def action_count(card: Card) -> int:

@@ -7,8 +7,8 @@ and every event this module emits are specified in docs/internals.md
 
 States (docs/internals.md), in the order a shoe goes through them:
 ``closed -> deck_check -> shuffle -> load_shoe -> ready -> betting -> dealing
--> result -> betting ...``; any state with the shoe in play can go to
-``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
+-> result -> ready -> betting ...``; any state with the shoe in play can go
+to ``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
 (``voided -> ready | shuffle``).
 
 - ``closed``: the table is shut; the pit's ``open()`` starts a deck check.
@@ -20,20 +20,29 @@ States (docs/internals.md), in the order a shoe goes through them:
   cards are wrong.
 - ``load_shoe``: the dealer loads the shoe and places the cut card, then
   presses ``shuffle_ack``.
-- ``ready``: the shoe is in play and no round has started. ``deal`` opens
-  betting (and accepts a player-dealer offer, if one is pending).
+- ``ready``: the shoe is in play and the previous round (if any) is
+  settled. With no player-dealer offer pending, ``ready`` opens betting at
+  once (``ready -> betting``, trigger ``betting_opened``) and publishes no
+  prompt of its own: the dealer presses ``deal`` only twice a round (no
+  more bets, settle). With an offer pending the table waits in ``ready``
+  with the ``bets`` prompt naming the offered ``seat``: ``deal`` = the seat
+  accepts and betting opens, ``pass`` = it declines (the offer moves on;
+  when nobody takes it the holder keeps the deal and betting opens).
 - ``betting``: a round has a number (``round_start``); ``deal`` means no
   more bets.
 - ``dealing``: the game's phase. Every card read is first taken from the
   :class:`~games.ledger.ShoeLedger` (a foreign card or a copy too many is
   an alarm at once and the round goes to ``fault``), then offered to the
   game, which knows whether the rules expect it.
-- ``result``: the round is decided; ``deal`` settles it and starts the next
-  round (``betting``), or goes to ``shuffle`` when the cut card came out.
+- ``result``: the round is decided; ``deal`` settles it (the player-dealer
+  count is updated) and goes to ``ready`` (trigger ``round_settled``), or to
+  ``shuffle`` when the cut card came out.
 - ``fault``: something the rules do not allow happened. The dealer's
   ``void`` button or the pit's ``void()`` voids the round; the pit's
   ``resume()`` burns the offending card(s) and returns to where the round
-  was.
+  was -- unless the fault lost a card the layout holds (a shoe misread,
+  two cards at once, an unknown card while dealing): that round can only be
+  voided.
 - ``voided``: transient; the round's cards go to the discards, then
   ``ready`` (or ``shuffle`` if the cut card came out).
 
@@ -45,22 +54,30 @@ no threads: the controller's table loop owns time and calls in from its one
 thread.
 
 Every state change emits ``transition``, then the state's own events, then
-the state's ``prompt``; the prompt is published again whenever what the
-machine expects changes inside a state (e.g. after each card).
+the state's ``prompt`` -- except a state the machine leaves at once
+(``voided``; ``ready`` with no offer pending), whose prompt would be stale
+before anyone could act on it (the simulated dealer acts on prompts). The
+prompt is published again whenever what the machine expects changes inside
+a state (e.g. after each card).
 
 Alarm codes: ``deck_check_failed`` (fault; names missing and extra cards),
 ``shuffle_count`` (fault), ``foreign_card`` and ``card_too_many`` (fault,
 from the ledger), ``unexpected_card`` (fault; warning when no shoe is in
 play), ``missing_draw`` (warning), ``shoe_empty`` (fault, mid-round),
 ``game_broken`` (critical), ``unexpected_input`` (warning: a deck check,
-shuffle count or cut card arriving where none belongs; ignored).
+shuffle count or cut card arriving where none belongs; ignored), and
+``<device>_<code>`` from :meth:`RoundMachine.device_fault` (fault while the
+game needs the device, warning otherwise; never a card identity).
 
 Player-dealer decisions happen between rounds: settling a round
 (``deal`` in ``result``) counts it and may offer the deal (``player_dealer``
-events come before the transition to ``betting``). While an offer is
-pending, ``deal`` in ``ready`` accepts it *and* opens betting, but ``deal``
-in ``betting`` only accepts it (bets stay open until the next ``deal``, so
-bettors see who banks before bets close); ``pass`` declines it.
+events come before the transition to ``ready``). While an offer is pending
+the table waits in ``ready``: ``deal`` accepts it *and* opens betting. The
+holder may still pass voluntarily while bets are open; then ``deal`` in
+``betting`` only accepts the offer (bets stay open until the next ``deal``,
+so bettors see who banks before bets close). ``round_start.player_dealer``
+is the seat holding (or offered) the deal when betting opens; the seat that
+actually banked is in the game's ``result``.
 
 Nothing emitted, and nothing in :meth:`RoundMachine.snapshot`, carries the
 order of undealt cards or the identity of a card dealt face down
@@ -69,6 +86,7 @@ order of undealt cards or the identity of a card dealt face down
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +117,30 @@ ROUND_STATES: frozenset[str] = frozenset({"betting", "dealing", "result"})
 MAX_CONSECUTIVE = 2
 """Player-dealer and Deal: nobody acts as player-dealer more than two consecutive rounds."""
 
+SHOE_CARD_LOST: dict[str, str] = {
+    "misread": "a card left the shoe unread",
+    "double_card": "two cards left the shoe at once",
+    "unknown_card": "a card left the shoe and what the shoe read is not a card",
+}
+"""Shoe faults that put a card on the layout the machine never saw (see :meth:`RoundMachine.device_fault`)."""
+
+LINK_FAULTS: frozenset[str] = frozenset({"offline", "heartbeat_lost", "link_lost"})
+"""A device's link is down: nothing it read is lost (the link retransmits), but nothing new arrives."""
+
+DEVICE_FIXES: dict[str, str] = {
+    "jam": "clear the shuffler jam",
+    "door_open": "close the shuffler door",
+    "unreadable": "the shuffler could not read a card: check that every card is face down and clean",
+    "count_wrong": "the shuffler's count is wrong: recount the cards",
+    "unknown_card": "the device read something that is not a card: look for a foreign card",
+    "misread": "a card left the shoe unread: put it with the discards",
+    "double_card": "two cards left the shoe at once: put them with the discards",
+    "offline": "check the device's cable and power",
+    "heartbeat_lost": "check the device's cable and power",
+    "link_lost": "check the device's cable and power",
+}
+"""What the dealer does about a device fault, by code (alarm ``action``)."""
+
 
 class Refused(Exception):
     """A pit command (open, close, void, resume) that is out of place in the current state.
@@ -119,6 +161,10 @@ class Fault:
     code: str
     message: str
     cards: list[Card] = field(default_factory=list)
+    no_resume: str | None = None
+    """Why the round can only be voided (a card left the shoe unseen), or None."""
+    resume_note: str | None = None
+    """What resuming does, when it is not burning cards (a device link came back)."""
 
 
 class PlayerDealerRotation:
@@ -250,6 +296,7 @@ class RoundMachine:
         self._shoe_empty = False
         self.action_seat: int | None = None
         self.fault: Fault | None = None
+        self._device_note: str | None = None  # a device fault the current prompt must mention
         self.machine = Machine(
             model=self, states=list(STATES), transitions=self._transitions(), initial="closed",
             queued=True, auto_transitions=False, send_event=True,
@@ -263,16 +310,17 @@ class RoundMachine:
         resumable = ["load_shoe", "ready", "betting", "dealing", "result"]
         table: list[dict[str, Any]] = [
             {"trigger": "open_table", "source": "closed", "dest": "deck_check"},
-            {"trigger": "close_table", "source": ["deck_check", "shuffle", "load_shoe", "ready", "result"],
-             "dest": "closed"},
+            {"trigger": "close_table",
+             "source": ["deck_check", "shuffle", "load_shoe", "ready", "betting", "result"], "dest": "closed"},
             {"trigger": "deck_verified", "source": "deck_check", "dest": "shuffle"},
             {"trigger": "deck_failed", "source": "shuffle", "dest": "deck_check"},
             {"trigger": "shuffled_ok", "source": "shuffle", "dest": "load_shoe"},
             {"trigger": "shuffled_wrong_count", "source": "shuffle", "dest": "deck_check"},
             {"trigger": "shoe_loaded", "source": "load_shoe", "dest": "ready"},
-            {"trigger": "betting_opened", "source": ["ready", "result"], "dest": "betting"},
+            {"trigger": "betting_opened", "source": "ready", "dest": "betting"},
             {"trigger": "no_more_bets", "source": "betting", "dest": "dealing"},
             {"trigger": "hands_complete", "source": "dealing", "dest": "result"},
+            {"trigger": "round_settled", "source": "result", "dest": "ready"},
             {"trigger": "shoe_finished", "source": ["ready", "result"], "dest": "shuffle"},
             {"trigger": "fault_raised", "source": resumable, "dest": "fault"},
             {"trigger": "void_round", "source": ["betting", "dealing", "fault"], "dest": "voided"},
@@ -314,16 +362,40 @@ class RoundMachine:
         """Every state change: ``transition``, then the state's own events, then its ``prompt``.
 
         A resume goes back into a state without entering it afresh: the
-        round's hands and result stay as they were.
+        round's hands and result stay as they were. A state the machine
+        leaves at once (:meth:`_onward`) publishes no prompt: it would be
+        stale before anyone could act on it.
         """
         trigger = event.event.name if event.event else ""
+        self._device_note = None
         self._emit("transition", {"from": event.transition.source, "to": event.transition.dest,
                                   "trigger": trigger})
-        if trigger != "resumed":
+        if trigger == "resumed":
+            self.fault = None
+        else:
             hook = getattr(self, f"_entered_{self.state}", None)
             if hook is not None:
                 hook()
+        onward = self._onward()
+        if onward is not None:
+            self._fire(onward)  # queued: runs once this transition has finished
+            return
         self._publish_prompt()
+
+    def _onward(self) -> str | None:
+        """The trigger that leaves a transient state at once, or None to stay.
+
+        ``voided`` always moves on; ``ready`` opens betting unless a
+        player-dealer offer is pending (then it waits for ``deal`` or ``pass``).
+        """
+        if self.state == "voided":
+            return "void_done"
+        if self.state == "ready" and not self._offer_pending():
+            return "betting_opened"
+        return None
+
+    def _offer_pending(self) -> bool:
+        return self.rotation is not None and self.rotation.offered is not None
 
     # --- pit commands (raise Refused when out of place) -----------------------------------
 
@@ -334,11 +406,20 @@ class RoundMachine:
         self._fire("open_table")
 
     def close(self) -> None:
-        """Pit ``close``: to ``closed`` from any state without a round in progress."""
+        """Pit ``close``: to ``closed`` from any state with no card of a round on the layout.
+
+        Betting opens as soon as a round is settled, so a table between
+        rounds is in ``betting``: closing then voids that round (``void``,
+        ``by: "pit"``; no card was dealt, the bets go back) and closes.
+        ``dealing`` and ``fault`` are refused: void the round first.
+        """
         if self.state == "closed":
             raise Refused("the table is already closed")
-        if self.state in ("betting", "dealing", "fault"):
+        if self.state in ("dealing", "fault"):
             raise Refused(f"round {self.round} is in progress (state {self.state}): void it first")
+        if self.state == "betting":
+            self._emit("void", {"round": self.round, "reason": "the table closed before the deal", "by": "pit"})
+            self._clear_layout()
         self._fire("close_table")
 
     def void(self, reason: str, by: str) -> None:
@@ -359,15 +440,21 @@ class RoundMachine:
         self._void(reason, by)
 
     def resume(self, by: str) -> None:
-        """Leave ``fault``: burn the offending card(s) and go back to where the round was."""
+        """Leave ``fault``: burn the offending card(s) and go back to where the round was.
+
+        Refused when the fault lost a card the layout holds (``Fault.no_resume``:
+        a shoe misread, two cards at once, an unknown card while dealing) or
+        the shoe is empty mid-round: such a round can only be voided.
+        """
         if self.state != "fault" or self.fault is None:
             raise Refused(f"nothing to resume: the table is not in fault (state {self.state})")
+        if self.fault.no_resume:
+            raise Refused(f"round {self.round} cannot resume: {self.fault.no_resume}; void it")
         if self._shoe_empty and self.fault.origin in ("betting", "dealing"):
             raise Refused("the shoe is empty: the round cannot go on; void it")
         burned = [c.code for c in self.fault.cards]
         self._emit("resume", {"round": self.round, "by": by, "burned": burned})
-        self._fire("resumed")
-        self.fault = None
+        self._fire("resumed")  # clears ``self.fault`` (``_after_change``)
 
     # --- device input (never raises) -----------------------------------------------------
 
@@ -477,6 +564,68 @@ class RoundMachine:
         elif self.state == "result":
             self._publish_prompt()
 
+    def device_fault(self, device: str, code: str, detail: str) -> None:
+        """A device reported a fault or went offline (the controller calls this for each).
+
+        ``device`` is the driver's name (``shoe``, ``shuffler``), ``code`` a
+        driver fault code (docs/internals.md) or ``offline``. Consequences:
+
+        - ``shoe`` while ``dealing`` (or in a fault raised while dealing):
+          ``misread``, ``double_card``, ``unknown_card`` put a card on the
+          layout that the machine never saw, so the layout no longer matches
+          what was read: alarm ``shoe_<code>`` (fault) and ``fault``; the
+          round can only be voided (``resume`` is refused with that reason).
+          ``offline``, ``heartbeat_lost``, ``link_lost``: alarm and
+          ``fault`` too, but the link retransmits, so nothing read was lost:
+          ``resume`` returns to ``dealing`` with the same card due.
+        - ``shuffler`` during ``deck_check`` or ``shuffle``: alarm
+          ``shuffler_<code>`` (fault) and the state's prompt again, naming
+          the fault, so the dealer repeats the deck check or the shuffle.
+        - Anything else, in any state but ``closed``: alarm ``<device>_<code>``
+          of severity warning; the round is unchanged. In ``closed``:
+          nothing (the controller's ``device`` event says it).
+
+        ``detail`` is not repeated in the alarm: a driver's detail may name a
+        card that is face up by then, and an alarm names no card.
+        """
+        del detail  # see the docstring: the controller's ``device`` event carries it
+        state = self.state
+        alarm = _alarm_code(device, code)
+        while_dealing = state == "dealing" or (
+            state == "fault" and self.fault is not None and self.fault.origin == "dealing")
+        if device == "shoe" and while_dealing and code in SHOE_CARD_LOST:
+            what = SHOE_CARD_LOST[code]
+            why = f"{what} (shoe {code}): the layout no longer matches what was read"
+            self._alarm(alarm, "fault", f"round {self.round}: {why}", expected=self._expected_text(),
+                        action=f"{what}: void the round (dealer's void button or pit cmd/void)")
+            self._enter_fault(alarm, f"round {self.round}: {why}", no_resume=why)
+            return
+        if device == "shoe" and while_dealing and code in LINK_FAULTS:
+            down = "went offline" if code == "offline" else f"lost its link ({code})"
+            message = (f"the shoe {down} during round {self.round}: nothing it read was lost, "
+                       "but no card can be read until it is back")
+            self._alarm(alarm, "fault", message, expected=self._expected_text(),
+                        action="stop drawing; check the shoe's cable and power; when it is back the pit "
+                               "resumes (pit cmd/resume: the same card is due) or voids the round")
+            self._enter_fault(alarm, message,
+                              resume_note="once the shoe is back the pit may resume: the same card is due")
+            return
+        if device == "shuffler" and state in ("deck_check", "shuffle"):
+            step = "deck check" if state == "deck_check" else "shuffle"
+            fix = DEVICE_FIXES.get(code, "check the shuffler")
+            what = "went offline" if code == "offline" else f"reported {code}"
+            self._alarm(alarm, "fault", f"the shuffler {what} during the {step}",
+                        action=f"{fix}, then run the {step} again")
+            self._device_note = f"The shuffler {what}: {fix}, then run the {step} again."
+            self._publish_prompt()
+            return
+        if state == "closed":
+            return
+        what = "went offline" if code == "offline" else f"reported {code}"
+        self._alarm(alarm, "warning", f"the {device} {what} (state {state})",
+                    expected=self._expected_text(),
+                    action=f"{DEVICE_FIXES.get(code, f'check the {device}')}; then follow the prompt")
+
     def button(self, name: str) -> None:
         """A dealer button. One not lit is refused with a ``button`` event (``accepted: false``).
 
@@ -518,16 +667,20 @@ class RoundMachine:
             else:
                 self._fire("no_more_bets")
         elif self.state == "result":
+            # The round is settled: count it for the player-dealer, then ready (-> betting) or shuffle.
             if rotation is not None:
                 self._emit_player_dealer(rotation.round_played())
-            self._fire("shoe_finished" if self.last_round else "betting_opened")
+            self._fire("shoe_finished" if self.last_round else "round_settled")
 
     def _button_pass(self) -> None:
         assert self.rotation is not None
         events, broken = self.rotation.pass_()
         self._emit_player_dealer(events)
         if not broken:
-            self._publish_prompt()
+            if self.state == "ready" and not self._offer_pending():
+                self._fire("betting_opened")  # nobody took it: the holder keeps the deal, betting opens
+            else:
+                self._publish_prompt()
             return
         barred = self.rotation.barred
         self._alarm("game_broken", "critical",
@@ -554,9 +707,6 @@ class RoundMachine:
         self._emit("round_start", {"round": self.round, "player_dealer": self._player_dealer_seat(),
                                    "last_of_shoe": self.last_round})
 
-    def _entered_voided(self) -> None:
-        self._fire("void_done")
-
     # --- helpers ---------------------------------------------------------------------------
 
     def _voidable(self) -> bool:
@@ -571,13 +721,19 @@ class RoundMachine:
         self.fault = None
         self._fire("void_round")
 
-    def _enter_fault(self, code: str, message: str, card: Card | None = None) -> None:
+    def _enter_fault(self, code: str, message: str, card: Card | None = None, *,
+                     no_resume: str | None = None, resume_note: str | None = None) -> None:
+        """Go to ``fault`` (or, already there, add to the fault: a card to burn, a reason not to resume)."""
         if self.state == "fault" and self.fault is not None:
             if card is not None:
                 self.fault.cards.append(card)
+            if no_resume is not None and self.fault.no_resume is None:
+                self.fault.no_resume = no_resume
+                self.fault.message = message
             self._publish_prompt()
             return
-        self.fault = Fault(self.state, code, message, [card] if card is not None else [])
+        self.fault = Fault(self.state, code, message, [card] if card is not None else [],
+                           no_resume=no_resume, resume_note=resume_note)
         self._fire("fault_raised")
 
     def _alarm(self, code: str, severity: str, message: str, *, card: str | None = None,
@@ -633,6 +789,8 @@ class RoundMachine:
                                f"cards, {self.spec.name}).")
         elif state == "shuffle":
             prompt.update(expect="shuffle", text="Gather every card into the shuffler and shuffle.")
+        if state in ("deck_check", "shuffle") and self._device_note:
+            prompt["text"] = f"{self._device_note} {prompt['text']}"
         elif state == "load_shoe":
             prompt.update(expect="load_shoe",
                           text="Load the shuffled cards into the shoe, place the cut card, press shuffle_ack.")
@@ -656,7 +814,13 @@ class RoundMachine:
             burn = " ".join(c.code for c in fault.cards) if fault and fault.cards else ""
             how = ("press void or have the pit void the round" if self._voidable()
                    else "the pit resumes")
-            resume = f"; the pit may resume (burns {burn})" if burn and self._voidable() else ""
+            if fault is not None and fault.no_resume:
+                resume = " (it cannot be resumed)"  # the message says why
+            else:
+                notes = [fault.resume_note] if fault is not None and fault.resume_note else []
+                if burn and self._voidable():
+                    notes.append(f"the pit may resume (burns {burn})")
+                resume = "".join(f"; {n}" for n in notes)
             prompt.update(expect="fault", text=f"Fault: {what}. To go on, {how}{resume}.")
         return prompt
 
@@ -682,7 +846,8 @@ class RoundMachine:
             "shoe": {"dealt": self.ledger.drawn, "remaining": self.ledger.remaining,
                      "last_round": self.last_round},
             "fault": None if fault is None else {"code": fault.code, "message": fault.message,
-                                                 "cards": [c.code for c in fault.cards]},
+                                                 "cards": [c.code for c in fault.cards],
+                                                 "resumable": fault.no_resume is None},
         }
         data.update(self._snapshot_game())
         return data
@@ -721,3 +886,9 @@ class RoundMachine:
     def _snapshot_game(self) -> dict:
         """Game-specific snapshot fields (without secrets)."""
         return {}
+
+
+def _alarm_code(device: str, code: str) -> str:
+    """``<device>_<code>`` as an alarm code (``^[a-z][a-z0-9_]*$``), whatever a driver calls itself."""
+    slug = re.sub(r"[^a-z0-9]+", "_", f"{device}_{code}".lower()).strip("_")
+    return slug if slug[:1].isalpha() else f"device_{slug}"

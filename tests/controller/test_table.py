@@ -176,8 +176,8 @@ def load_shoe(h: Harness) -> None:
 
 
 def deal(h: Harness, codes: str) -> None:
-    """Open betting, close it, and draw these cards from the shoe."""
-    h.put(ButtonPressed("buttons", "deal"), ButtonPressed("buttons", "deal"),
+    """No more bets (betting opened by itself after the shoe was loaded), then draw these cards."""
+    h.put(ButtonPressed("buttons", "deal"),
           *(CardDrawn("shoe", card(c)) for c in codes.split()))
 
 
@@ -279,7 +279,7 @@ def test_remote_buttons_when_allowed(make_table) -> None:
     assert reply["data"]["reason"] == "deal is not lit in state closed"
     load_shoe(h)
     reply = h.command("button", {"id": 2, "button": "deal"})
-    assert reply["data"] == {"state": "betting", "round": 1, "accepted": True, "reason": None}
+    assert reply["data"] == {"state": "dealing", "round": 1, "accepted": True, "reason": None}
 
 
 def test_autostart_opens_the_table(make_table) -> None:
@@ -304,7 +304,9 @@ def test_device_events_and_a_fault_while_dealing(make_table) -> None:
     alarm = h.event("alarm")["data"]
     validate_event({"seq": 1, "ts": 0.0, "table": TABLE, "round": 1, "kind": "alarm", "data": alarm})
     assert (alarm["code"], alarm["severity"]) == ("shoe_misread", "fault")
-    assert alarm["message"] == "the shoe reported misread during dealing: a card passed the reader unread"
+    assert "misread" in alarm["message"] and "void the round" in alarm["action"]
+    assert "a card passed the reader unread" not in alarm["message"]  # a driver's detail stays in `device`
+    assert h.event("transition", lambda d: d["to"] == "fault")
     birth = h.command("rebirth", {"id": "rb"})
     assert birth["ok"] and birth["data"]["birth"] == 1
     status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status").json()
@@ -373,8 +375,9 @@ def test_a_machine_that_cannot_be_built_fails_start(make_table) -> None:
 
 def test_build_machine_turns_bad_game_options_into_config_errors(tmp_path: Path) -> None:
     config = parse_config(CONFIG.format(autostart="false", port=1883, journal=tmp_path / "j.db", remote="false")
-                          .replace("seats = 8", "seats = 1"), "t.toml")
-    with pytest.raises(ConfigError, match="game: baccarat refuses these options: seats must be at least 2"):
+                          .replace("seats = 8", "seats = 12"), "t.toml")
+    with pytest.raises(ConfigError, match=re.escape(
+            "t.toml: table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 12")):
         build_machine(config, lambda kind, data: None)
 
 

@@ -71,6 +71,12 @@ def test_bad_config_exits_2_naming_the_key(tmp_path):
     proc = subprocess.run([*TABLECTL, "run", "--config", str(bad)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert "table.id" in proc.stderr and "bad id!" in proc.stderr
+    # a value the game's rules refuse is a config error too, before anything starts
+    rules = tmp_path / "rules.toml"
+    rules.write_text((REPO_CONFIG / "baccarat-sim.toml").read_text().replace("seats = 8", "seats = 12"))
+    proc = subprocess.run([*TABLECTL, "run", "--config", str(rules)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert "table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 12" in proc.stderr
     missing = subprocess.run([*TABLECTL, "run", "--config", str(tmp_path / "nope.toml")],
                              capture_output=True, text=True, timeout=30)
     assert missing.returncode == 2 and "nope.toml" in missing.stderr

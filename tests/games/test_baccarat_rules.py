@@ -327,7 +327,9 @@ def test_rule_21_action_button_seat_every_rank_8_seats(wrap, pd_seat):
     for rank, position, seat in zip(RANKS, positions, ACTION_SEATS_8[(wrap, pd_seat)], strict=True):
         ab = action_button(card(rank + "H"), pd_seat, 8, wrap)
         assert (ab.count, ab.position, ab.seat) == (RANKS.index(rank) + 1, position, seat), rank
-        assert ab.to_dict() == {"card": rank + "H", "count": ab.count, "position": position, "seat": seat}
+        first = seat if position else pd_seat % 8 + 1  # position 0: the player to the player-dealer's left
+        assert ab.to_dict() == {"card": rank + "H", "count": ab.count, "position": position, "seat": seat,
+                                "first_action_seat": first}
 
 
 @pytest.mark.parametrize("wrap,positions", [
@@ -348,6 +350,34 @@ def test_rule_21_position_zero_is_the_player_dealer_first_action_to_the_left():
     assert (ab.position, ab.seat, ab.first_action_seat) == (5, 8, 8)
     ab = action_button(card("KD"), 8, 8, "around_table")  # 13 mod 8 = 5; seat 8 + 5 -> 5
     assert (ab.position, ab.seat) == (5, 5)
+
+
+# Rule 21, hand-worked: 8 seats, the player-dealer at seat 1 and at seat 6, counts 1..13 (A..K).
+# Each row: the button's seat, then who receives first action. "around_table": position =
+# count mod 8, so the 8 lands on position 0, the player-dealer's own seat; first action then goes
+# to the player to the player-dealer's left (rule 21: "starting with the player to the left of the
+# player-dealer position"). "skip_player_dealer": position = ((count - 1) mod 7) + 1, never 0.
+#                                     A  2  3  4  5  6  7  8  9  10 J  Q  K
+FIRST_ACTION_8 = {
+    ("around_table", 1):       {"seat": [2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6],
+                                "first": [2, 3, 4, 5, 6, 7, 8, 2, 2, 3, 4, 5, 6]},
+    ("around_table", 6):       {"seat": [7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3],
+                                "first": [7, 8, 1, 2, 3, 4, 5, 7, 7, 8, 1, 2, 3]},
+    ("skip_player_dealer", 1): {"seat": [2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7],
+                                "first": [2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7]},
+    ("skip_player_dealer", 6): {"seat": [7, 8, 1, 2, 3, 4, 5, 7, 8, 1, 2, 3, 4],
+                                "first": [7, 8, 1, 2, 3, 4, 5, 7, 8, 1, 2, 3, 4]},
+}
+
+
+@pytest.mark.parametrize("wrap,pd_seat", sorted(FIRST_ACTION_8))
+def test_rule_21_first_action_seat_every_count_8_seats(wrap, pd_seat):
+    expected = FIRST_ACTION_8[(wrap, pd_seat)]
+    got = [action_button(card(rank + "D"), pd_seat, 8, wrap) for rank in RANKS]
+    assert [ab.count for ab in got] == list(range(1, 14))
+    assert [ab.seat for ab in got] == expected["seat"]
+    assert [ab.first_action_seat for ab in got] == expected["first"]
+    assert [ab.to_dict()["first_action_seat"] for ab in got] == expected["first"]
 
 
 def test_rule_21_skip_player_dealer_never_lands_on_the_player_dealer():

@@ -91,3 +91,29 @@ def test_rotation_rejects_bad_seats():
         PlayerDealerRotation(1, 1)
     with pytest.raises(ValueError, match="not one of seats"):
         PlayerDealerRotation(8, 9)
+
+
+def test_base_machine_ready_opens_betting_at_once_without_a_player_dealer():
+    """A game without a player-dealer never has an offer pending: ready -> betting at once."""
+    events: list[tuple[str, dict]] = []
+    spec = BaccaratOptions().spec
+    m = RoundMachine(spec=spec, emit=lambda k, d: events.append((k, d)), seats=8)
+    m.open()
+    m.deck_checked(spec.all_cards(), 0)
+    m.shuffled(spec.size)
+    m.button("shuffle_ack")
+    assert m.state == "betting" and m.round == 1
+    assert [d["to"] for k, d in events if k == "transition"][-2:] == ["ready", "betting"]
+    assert events[-2] == ("round_start", {"round": 1, "player_dealer": None, "last_of_shoe": False})
+    assert [d["expect"] for k, d in events if k == "prompt"][-1] == "bets"
+
+
+def test_device_fault_alarm_codes_are_slugs():
+    """Whatever a driver calls itself, the alarm code matches ^[a-z][a-z0-9_]*$ (alarm schema)."""
+    events: list[tuple[str, dict]] = []
+    m = RoundMachine(spec=BaccaratOptions().spec, emit=lambda k, d: events.append((k, d)), seats=8)
+    m.open()
+    m.device_fault("Shoe #2", "9-bad", "")
+    assert events[-1][1]["code"] == "shoe_2_9_bad" and events[-1][1]["severity"] == "warning"
+    m.device_fault("2nd shoe", "x", "")
+    assert events[-1][1]["code"] == "device_2nd_shoe_x"
