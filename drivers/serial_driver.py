@@ -30,7 +30,10 @@ Parser = Callable[[Frame, str], messages.Decoded]
 
 
 class SerialDeviceDriver:
-    """Controller side of one serial device line."""
+    """Controller side of one serial device line. A device class only names
+    its message parser (``PARSER``) and adds its requests."""
+
+    PARSER: Parser
 
     def __init__(
         self,
@@ -38,7 +41,6 @@ class SerialDeviceDriver:
         url: str,
         inbox: queue.Queue,
         *,
-        parser: Parser,
         baudrate: int = 115200,
         heartbeat_timeout: float = 3.0,
         retransmit: float = 0.25,
@@ -48,7 +50,7 @@ class SerialDeviceDriver:
         self.inbox = inbox
         self.baudrate = baudrate
         self.heartbeat_timeout = heartbeat_timeout
-        self._parser = parser
+        self._parser = type(self).PARSER
         self._info = ""
         self._link = Link(
             self._open,

@@ -9,8 +9,6 @@ repeats the bytes: the card may be one dealt face down.
 
 from __future__ import annotations
 
-import queue
-
 from drivers import messages
 from drivers.serial_driver import SerialDeviceDriver
 
@@ -18,15 +16,4 @@ from drivers.serial_driver import SerialDeviceDriver
 class ShoeDriver(SerialDeviceDriver):
     """Controller side of a shoe line. See :class:`SerialDeviceDriver`."""
 
-    def __init__(
-        self,
-        name: str,
-        url: str,
-        inbox: queue.Queue,
-        *,
-        baudrate: int = 115200,
-        heartbeat_timeout: float = 3.0,
-        retransmit: float = 0.25,
-    ) -> None:
-        super().__init__(name, url, inbox, parser=messages.parse_shoe, baudrate=baudrate,
-                         heartbeat_timeout=heartbeat_timeout, retransmit=retransmit)
+    PARSER = staticmethod(messages.parse_shoe)

@@ -9,8 +9,6 @@ never be published (DESIGN.md).
 
 from __future__ import annotations
 
-import queue
-
 from drivers import messages
 from drivers.serial_driver import SerialDeviceDriver
 
@@ -18,18 +16,7 @@ from drivers.serial_driver import SerialDeviceDriver
 class ShufflerDriver(SerialDeviceDriver):
     """Controller side of a shuffler line. See :class:`SerialDeviceDriver`."""
 
-    def __init__(
-        self,
-        name: str,
-        url: str,
-        inbox: queue.Queue,
-        *,
-        baudrate: int = 115200,
-        heartbeat_timeout: float = 3.0,
-        retransmit: float = 0.25,
-    ) -> None:
-        super().__init__(name, url, inbox, parser=messages.parse_shuffler, baudrate=baudrate,
-                         heartbeat_timeout=heartbeat_timeout, retransmit=retransmit)
+    PARSER = staticmethod(messages.parse_shuffler)
 
     def request_deck_check(self) -> None:
         """Read every card in the hopper; answered by ``DeckVerified``."""
