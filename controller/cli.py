@@ -214,7 +214,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     def on_event(topic: str, env: dict) -> None:
         if "/event/" not in topic:
             with lock:
-                print(f"[{topic}] {env}", flush=True)
+                print(view.status_line(topic, env), flush=True)
             return
         with lock:
             for line in view.feed(env):

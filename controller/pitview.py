@@ -85,5 +85,16 @@ class PitView:
         return []
 
 
+    @staticmethod
+    def status_line(topic: str, status: dict) -> str:
+        """The retained birth/death message: is the table up, and which birth is it."""
+        table = topic.rsplit("/", 2)[-2] if topic.count("/") >= 2 else topic
+        if status.get("online"):
+            return (f"[{table}] ONLINE birth {status.get('birth')}: {status.get('game')} "
+                    f"{status.get('version', '')}, next seq {status.get('next_seq')}, "
+                    f"devices {_fmt(status.get('devices') or {})}")
+        return f"[{table}] OFFLINE (birth {status.get('birth')})"
+
+
 def _fmt(data: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in data.items() if v not in (None, [], ""))

@@ -1,0 +1,44 @@
+"""The pit's terminal view: de-duplication and gaps by seq, and what it prints."""
+
+from controller.pitview import PitView, SeqTracker
+
+
+def env(seq: int, kind: str, data: dict, table: str = "t1") -> dict:
+    return {"seq": seq, "table": table, "round": 1, "kind": kind, "ts": 0.0, "data": data}
+
+
+def test_seq_tracker_counts_duplicates_and_gaps_per_table():
+    t = SeqTracker()
+    assert [t.accept("a", s) for s in (1, 2, 2, 5, 3, 6)] == [True, True, False, True, False, True]
+    assert t.accept("b", 7)  # another table has its own sequence
+    assert (t.duplicates, t.gaps) == (2, 2)
+
+
+def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():
+    view = PitView()
+    lines = []
+    for i, (kind, data) in enumerate([
+        ("round_start", {"round": 1, "player_dealer": 3, "last_of_shoe": True}),
+        ("card", {"hand": "player", "position": 1, "face": "up", "card": "2H"}),
+        ("card", {"hand": "banker", "position": 1, "face": "up", "card": "KD"}),
+        ("card", {"hand": "player", "position": 2, "face": "up", "card": "5C"}),
+        ("card", {"hand": "banker", "position": 2, "face": "down"}),
+        ("reveal", {"hand": "banker", "position": 2, "card": "6S"}),
+        ("result", {"player": {"cards": ["2H", "5C"], "total": 7}, "banker": {"cards": ["KD", "6S"], "total": 6},
+                    "winner": "player", "banker_six": False}),
+        ("alarm", {"severity": "fault", "code": "unexpected_card", "message": "9H drawn", "action": "void"}),
+    ], start=1):
+        lines += view.feed(env(i, kind, data))
+    assert lines[0] == "[t1 #1] round 1: player-dealer seat 3 (last of the shoe)"
+    assert "P 2H 5C = 7  |  B KD 6S = 6  ->  PLAYER" in lines[1]
+    assert lines[2] == "[t1 #8] ALARM fault unexpected_card: 9H drawn [void]"
+    assert view.feed(env(8, "alarm", {})) == []  # a duplicate prints nothing
+    assert view.results == 1
+
+
+def test_status_lines():
+    assert PitView.status_line("casino/t1/status", {"online": True, "birth": 4, "game": "baccarat",
+                                                    "version": "0.1.0", "next_seq": 10,
+                                                    "devices": {"shoe": "online"}}) == \
+        "[t1] ONLINE birth 4: baccarat 0.1.0, next seq 10, devices shoe=online"
+    assert PitView.status_line("casino/t1/status", {"online": False, "birth": 4}) == "[t1] OFFLINE (birth 4)"
