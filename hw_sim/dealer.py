@@ -8,6 +8,14 @@ disobey once. It acts on its own thread so that whoever feeds it events
 
 Only the newest prompt matters: when several arrive together (the
 controller passed through states in one step), the dealer acts on the last.
+
+Faults: on a ``fault`` prompt the dealer clears the layout and presses
+``void`` if it is lit (otherwise the pit decides). A device that is dead --
+unplugged, or hung -- is what a dealer sees as its link light going out: the
+dealer does not draw from that shoe or start that shuffler, and holds the
+prompt until the device is back (``SimDevice.on_back``) or a newer prompt
+arrives. Hooks in ``before_act`` run before each new prompt is acted on;
+:class:`hw_sim.faults.FaultScheduler` injects faults from there.
 """
 
 from __future__ import annotations
@@ -42,6 +50,10 @@ class DealerStats:
         self.actions[action] = self.actions.get(action, 0) + 1
 
 
+_RETRY = object()
+"""Inbox token: act on the held prompt now (a device came back, or release())."""
+
+
 class SimDealer:
     """Acts on prompts: load decks, shuffle, load the shoe, call bets, draw, settle."""
 
@@ -63,6 +75,9 @@ class SimDealer:
         self._seen_seq = -1
         self._thread: threading.Thread | None = None
         self.paused = threading.Event()
+        self.before_act: list[Callable[[str, int | None], None]] = []
+        """Called with (expect, round) before the dealer acts on each new prompt."""
+        self._held: tuple[dict, bool] | None = None   # (envelope, hooks already ran)
 
     # feeding ---------------------------------------------------------------
     def on_event(self, envelope: dict) -> None:
@@ -80,38 +95,80 @@ class SimDealer:
         if self._thread:
             self._thread.join(5)
 
+    def poke(self) -> None:
+        """Act on the held prompt, if any (a device came back). Any thread."""
+        self._inbox.put(_RETRY)
+
+    def release(self) -> None:
+        """Stop pausing and act on the newest prompt that came meanwhile."""
+        self.paused.clear()
+        self.poke()
+
+    def hold_at(self, expect: str, count: int = 1) -> threading.Event:
+        """Pause (as :attr:`paused`) at the ``count``-th new prompt for ``expect``,
+        before acting on it; the returned event is set when that happens."""
+        reached = threading.Event()
+        seen = 0
+
+        def hook(prompt_expect: str, _round: int | None) -> None:
+            nonlocal seen
+            if prompt_expect == expect:
+                seen += 1
+                if seen == count:
+                    self.paused.set()
+                    reached.set()
+        self.before_act.append(hook)
+        return reached
+
     # acting ----------------------------------------------------------------
     def _run(self) -> None:
         while True:
-            item = self._inbox.get()
-            if item is None:
-                return
+            batch = [self._inbox.get()]
             while True:  # only the newest prompt matters
                 try:
-                    newer = self._inbox.get_nowait()
+                    batch.append(self._inbox.get_nowait())
                 except queue.Empty:
                     break
-                if newer is None:
-                    return
-                item = newer
-            seq = item.get("seq", 0)
-            if seq <= self._seen_seq:  # QoS 1 duplicate
-                continue
-            self._seen_seq = seq
-            if self.paused.is_set():
-                continue
-            try:
-                self.act(item.get("data", {}))
-            except Exception:  # the simulated dealer must not die silently
-                log.exception("simulated dealer failed on prompt %s", item)
+            if any(item is None for item in batch):
+                return
+            prompts = [item for item in batch if item is not _RETRY]
+            newest = max(prompts, key=lambda e: e.get("seq", 0), default=None)
+            if newest is not None and newest.get("seq", 0) > self._seen_seq:  # else a QoS 1 duplicate
+                self._seen_seq = newest.get("seq", 0)
+                self._held = None
+                self._take(newest, hooked=False)
+            elif len(prompts) < len(batch) and self._held is not None:
+                envelope, hooked = self._held
+                self._held = None
+                self._take(envelope, hooked)
 
-    def act(self, prompt: dict) -> None:
+    def _take(self, envelope: dict, hooked: bool) -> None:
+        data = envelope.get("data", {})
+        try:
+            if not self.paused.is_set() and not hooked:
+                hooked = True
+                for hook in list(self.before_act):
+                    hook(data.get("expect"), envelope.get("round"))
+            if self.paused.is_set() or not self.act(data):
+                self._held = (envelope, hooked)
+        except Exception:  # the simulated dealer must not die silently
+            log.exception("simulated dealer failed on prompt %s", envelope)
+
+    def act(self, prompt: dict) -> bool:
+        """Do what the prompt asks. False: a device it needs is dead, nothing was done."""
         expect = prompt.get("expect")
+        device = self.shuffler if expect in ("deck_check", "shuffle") else self.shoe if expect == "card" else None
+        if getattr(device, "dead", False):
+            self.stats.count("held")
+            return False
         self.stats.prompts += 1
         if self.pace:
             time.sleep(self.pace)  # a human's pace, in the simulator only
         if expect == "deck_check":
+            # Every card on the table goes into the shuffler: new decks, or after
+            # a close and reopen, what the shoe, the layout and the discards hold.
             self.table.load_boxes_into_shuffler()
+            self.table.gather_into_shuffler()
             self.shuffler.start_deck_check()
         elif expect == "shuffle":
             self.table.gather_into_shuffler()
@@ -136,10 +193,11 @@ class SimDealer:
             self.table.clear_layout()
             self.press("deal")
         elif expect == "fault":
-            if self.misbehave.skip_void:
-                return
+            if self.misbehave.skip_void or self.on_fault not in prompt.get("buttons", [self.on_fault]):
+                return True  # the pit decides
             self.table.clear_layout()
             self.press(self.on_fault)
         else:
-            return
+            return True
         self.stats.count(expect)
+        return True

@@ -19,6 +19,7 @@ from typing import Any
 from drivers import messages
 from drivers.framing import Frame
 from drivers.link import Link, Port
+from games.cards import Card
 from hw_sim.physical import CUT_CARD, PhysicalCard, Table
 
 log = logging.getLogger(__name__)
@@ -48,9 +49,15 @@ class SimDevice:
         self.firmware = firmware
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.lost: list[str] = []           # types of frames the controller never acknowledged
+        self.on_back: list[Callable[[], None]] = []   # called when a dead device talks to the controller again
         self._lock = threading.Lock()
+        self._splice: list[bytes] = []
+        self._splice_rng: random.Random | None = None
+        self._unplugged = False
+        self._hung = False
+        self._awaiting_controller = False
         self.link = Link(
-            lambda: self.port,
+            lambda: _Wire(self.port, self),
             name=name or self.KIND,
             on_frame=self._on_request,
             on_link_lost=self.lost.append,
@@ -79,8 +86,26 @@ class SimDevice:
         """Wait until everything sent was acknowledged or given up on."""
         return self.link.idle(timeout)
 
+    @property
+    def dead(self) -> bool:
+        """Unplugged (until the controller has opened the line again) or hung:
+        what a dealer sees as the device's link light being off."""
+        return self._unplugged or self._hung
+
+    def _back(self) -> None:
+        for callback in list(self.on_back):
+            try:
+                callback()
+            except Exception:
+                log.exception("%s: on_back callback failed", self.KIND)
+
     # --- requests from the controller ------------------------------------------
     def _on_request(self, frame: Frame) -> str | None:
+        if self._awaiting_controller:
+            # Replugged, and now the controller has opened its end (it sends S on every open).
+            self._awaiting_controller = False
+            self._unplugged = False
+            self._back()
         reason = messages.parse_request(frame, self.REQUESTS)
         if reason is None:
             self._answer(frame.type)
@@ -96,10 +121,13 @@ class SimDevice:
 
         ``garbage`` (``n=64`` seeded random bytes, or ``data=b"..."``),
         ``bad_checksum`` (next data frame once with a broken CRC),
+        ``splice`` (``data=b"..."``: the next frame written carries these bytes
+        inside it, as noise on the line in the middle of a frame),
         ``jam``, ``door_open``, ``misread``, ``double_card``, ``unreadable``,
         ``count_wrong`` (an ``X`` frame now), ``unknown_card`` (a ``C`` frame
         carrying ``code="ZZ"``), ``hang`` / ``recover`` (fall silent, heartbeats
         included, and come back), ``unplug`` / ``replug``.
+        Scheduling faults by name and moment: :mod:`hw_sim.faults`.
         """
         handler = self._injectors().get(name)
         if handler is None:
@@ -112,10 +140,11 @@ class SimDevice:
         return {
             **faults,
             "garbage": self._garbage,
+            "splice": self._arm_splice,
             "bad_checksum": self.link.corrupt_next,
             "unknown_card": lambda code="ZZ": self.link.send(messages.CARD, code.encode("latin-1")),
-            "hang": lambda: self.link.mute(True),
-            "recover": lambda: self.link.mute(False),
+            "hang": self.hang,
+            "recover": self.recover,
             "unplug": self.unplug,
             "replug": self.replug,
         }
@@ -123,16 +152,55 @@ class SimDevice:
     def _garbage(self, n: int = 64, data: bytes | None = None) -> None:
         self.link.send_raw(data if data is not None else self.rng.randbytes(n))
 
+    def _arm_splice(self, data: bytes) -> None:
+        with self._lock:
+            if self._splice_rng is None:   # drawn here, on the injecting thread: a seeded run repeats
+                self._splice_rng = random.Random(self.rng.random())
+            self._splice.append(bytes(data))
+
+    @property
+    def splice_pending(self) -> bool:
+        """An armed ``splice`` has not gone out with a frame yet."""
+        return bool(self._splice)
+
+    def _splice_offset(self, length: int) -> int:
+        """Where in a frame of ``length`` bytes the noise goes: after its first byte, before its last."""
+        rng = self._splice_rng or self.rng
+        return rng.randrange(1, length)
+
+    def _take_splice(self) -> bytes | None:
+        if not self._splice:
+            return None
+        with self._lock:
+            return self._splice.pop(0) if self._splice else None
+
+    def hang(self) -> None:
+        """Fall silent: nothing goes out, not even ACKs or heartbeats; what is
+        sent meanwhile waits in the link and goes out on :meth:`recover`."""
+        self._hung = True
+        self.link.mute(True)
+
+    def recover(self) -> None:
+        self.link.mute(False)
+        self._hung = False
+        self._back()
+
     def unplug(self) -> None:
         """Pull the cable: the device's end closes, the controller's reads fail."""
+        self._unplugged = True
+        self._awaiting_controller = False
         self.link.disconnect()
 
     def replug(self) -> None:
-        """Plug it back in at the same address (pty symlink or hwsim name)."""
+        """Plug it back in at the same address (pty symlink or hwsim name).
+
+        The device counts as back (``dead`` false, ``on_back`` called) once
+        the controller has opened the line again and asked for its status."""
         reopen = getattr(self.port, "reopen", None)
         if reopen is None:
             raise ValueError(f"{self.KIND}: this port cannot be replugged")
         self.port = reopen()
+        self._awaiting_controller = True
         self.link.reconnect()
         self.link.send(*messages.hello(self.model, self.firmware))
 
@@ -145,6 +213,9 @@ class SimShoe(SimDevice):
     def __init__(self, table: Table, port: Port, *, model: str = "SIMSHOE", **kw: Any) -> None:
         super().__init__(table, port, model=model, **kw)
         self._next_draw_fault: str | None = None
+        self._unknown_code = "ZZ"
+        self.drawn: list[PhysicalCard] = []   # every card that physically left the shoe, in order
+        self.read: list[Card] = []            # every card reported in a C frame, in order
 
     def draw(self) -> PhysicalCard | None:
         """The dealer slides the next card out: report it as the shoe would.
@@ -162,14 +233,20 @@ class SimShoe(SimDevice):
                 return None
             with self._lock:
                 fault, self._next_draw_fault = self._next_draw_fault, None
+            self.drawn.append(top)
             if fault == "misread":
                 self.link.send(*messages.fault("misread"))
             elif fault == "double_card":
                 stuck = self.table.draw()   # the card stuck to it comes out too
+                if isinstance(stuck, PhysicalCard):
+                    self.drawn.append(stuck)
                 self.link.send(*messages.fault("double_card"))
                 if stuck == CUT_CARD:
                     self.link.send(*messages.cut_card())
+            elif fault == "unknown_card":
+                self.link.send(messages.CARD, self._unknown_code.encode("latin-1"))
             else:
+                self.read.append(top.face)
                 self.link.send(*messages.card_drawn(top.face))
             return top
 
@@ -177,7 +254,17 @@ class SimShoe(SimDevice):
         out = super()._injectors()
         out["misread"] = lambda now=False: self._arm("misread", now)
         out["double_card"] = lambda now=False: self._arm("double_card", now)
+        out["unknown_card"] = self._arm_unknown
         return out
+
+    def _arm_unknown(self, code: str = "ZZ", now: bool = True) -> None:
+        """``now``: a ``C`` frame with ``code`` at once; else the next card drawn is read as ``code``."""
+        if now:
+            self.link.send(messages.CARD, code.encode("latin-1"))
+            return
+        with self._lock:
+            self._unknown_code = code
+            self._next_draw_fault = "unknown_card"
 
     def _arm(self, fault: str, now: bool) -> None:
         """By default the next draw misreads (a card really went out unread);
@@ -198,9 +285,21 @@ class SimShuffler(SimDevice):
     def __init__(self, table: Table, port: Port, *, model: str = "SIMSHUF", **kw: Any) -> None:
         super().__init__(table, port, model=model, **kw)
         self._unreadable_next = 0
+        self._job_fault: str | None = None
+
+    def _job_failed(self) -> bool:
+        """An armed job fault stops this deck check or shuffle: the cards stay in the hopper."""
+        with self._lock:
+            fault, self._job_fault = self._job_fault, None
+        if fault is None:
+            return False
+        self.link.send(*messages.fault(fault))
+        return True
 
     def start_deck_check(self) -> None:
         """Read every card in the hopper, in hopper order, and report them all."""
+        if self._job_failed():
+            return
         with self.table.lock:
             faces = [c.face for c in self.table.hopper]
         with self._lock:
@@ -209,6 +308,8 @@ class SimShuffler(SimDevice):
 
     def start_shuffle(self) -> None:
         """Shuffle the hopper into the output stack and report the count."""
+        if self._job_failed():
+            return
         self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper()))
 
     def count(self) -> int:
@@ -228,9 +329,61 @@ class SimShuffler(SimDevice):
     def _injectors(self) -> dict[str, Callable[..., None]]:
         out = super()._injectors()
         out["unreadable_cards"] = self._arm_unreadable
+        for code in ("jam", "door_open", "unreadable", "count_wrong"):
+            out[code] = lambda next_job=False, c=code: self._job_fault_now(c, next_job)
         return out
+
+    def _job_fault_now(self, code: str, next_job: bool) -> None:
+        """An ``X`` frame now, or (``next_job``) instead of the next deck check or shuffle."""
+        if not next_job:
+            self.link.send(*messages.fault(code))
+            return
+        with self._lock:
+            self._job_fault = code
 
     def _arm_unreadable(self, n: int = 1) -> None:
         """The next deck check cannot read its first ``n`` cards."""
         with self._lock:
             self._unreadable_next = n
+
+
+class _Wire:
+    """The device's port as its link sees it: everything passes through, and
+    an armed ``splice`` goes out inside the next frame written (at a seeded
+    offset), as noise on the line in the middle of a frame would."""
+
+    def __init__(self, port: Port, device: SimDevice) -> None:
+        self._port = port
+        self._device = device
+
+    @property
+    def timeout(self) -> float | None:
+        return self._port.timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self._port.timeout = value
+
+    @property
+    def in_waiting(self) -> int:
+        return self._port.in_waiting
+
+    def read(self, size: int = 1) -> bytes:
+        return self._port.read(size)
+
+    def write(self, data: bytes) -> int | None:
+        noise = self._device._take_splice()
+        if noise is not None and len(data) > 1:
+            at = self._device._splice_offset(len(data))
+            self._port.write(bytes(data[:at]) + noise + bytes(data[at:]))
+            return len(data)
+        if noise is not None:
+            data = bytes(data) + noise
+        return self._port.write(data)
+
+    def close(self) -> None:
+        self._port.close()
+
+    def __getattr__(self, name: str) -> Any:
+        # cancel_read, baudrate, ...: whatever the port has (or not)
+        return getattr(self._port, name)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from games.decks import DeckSpec
 from hw_sim.dealer import SimDealer
 from hw_sim.devices import SimShoe, SimShuffler
+from hw_sim.faults import FaultScheduler, FaultSpec
 from hw_sim.physical import Table
 from hw_sim.transport import hwsim_port, open_pty
 
@@ -33,15 +34,19 @@ class SimRig:
     cut_from_end: int = 16
     pass_probability: float = 0.0
     pace: float = 0.0
+    faults: list[FaultSpec | str] = field(default_factory=list)
+    """``NAME@WHEN`` specs (hw_sim.faults), fired from the dealer's prompts and the rig's start."""
     table: Table = field(init=False)
     shoe: SimShoe = field(init=False)
     shuffler: SimShuffler = field(init=False)
     dealer: SimDealer | None = field(default=None, init=False)
     urls: dict[str, str] = field(default_factory=dict, init=False)
+    scheduler: FaultScheduler | None = field(default=None, init=False)
 
     def start(self) -> SimRig:
         if self.transport not in ("pty", "hwsim"):
             raise ValueError(f"transport must be 'pty' or 'hwsim', not {self.transport!r}")
+        specs = FaultScheduler(self.faults, {}).specs   # a bad spec fails here, before anything starts
         self.table = Table(self.spec, seed=self.seed)
         ports = {}
         rig = f"{os.getpid()}-{next(_rig_ids)}"
@@ -58,6 +63,7 @@ class SimRig:
         self.shuffler = SimShuffler(self.table, ports["shuffler"], seed=self.seed + 2, **common)
         self.shoe.start()
         self.shuffler.start()
+        self.scheduler = FaultScheduler(specs, {"shoe": self.shoe, "shuffler": self.shuffler}).start()
         return self
 
     def attach_dealer(self, press: Callable[[str], None]) -> SimDealer:
@@ -65,9 +71,15 @@ class SimRig:
         self.dealer = SimDealer(self.table, self.shoe, self.shuffler, press,
                                 cut_from_end=self.cut_from_end, seed=self.seed + 3,
                                 pass_probability=self.pass_probability, pace=self.pace)
+        if self.scheduler is not None:
+            self.dealer.before_act.append(self.scheduler.before_prompt)
+        for device in (self.shoe, self.shuffler):
+            device.on_back.append(self.dealer.poke)   # a dead device is back: act on the held prompt
         return self.dealer.start()
 
     def stop(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.stop()
         if self.dealer is not None:
             self.dealer.stop()
         for dev in (getattr(self, "shoe", None), getattr(self, "shuffler", None)):

@@ -1,0 +1,147 @@
+"""Fault specs (``NAME@WHEN``) and the scheduler that fires them from the dealer's prompts."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from hw_sim.faults import FAULTS, FaultScheduler, FaultSpec, FaultSpecError, parse_fault
+
+KNOWN = ", ".join(sorted(FAULTS))
+
+
+@pytest.mark.parametrize(("text", "spec"), [
+    ("jam@shuffle", FaultSpec("jam", "shuffler", "step", step="shuffle")),
+    ("door_open@deck_check", FaultSpec("door_open", "shuffler", "step", step="deck_check")),
+    ("misread@card:12", FaultSpec("misread", "shoe", "step", step="card", count=12)),
+    ("bad_checksum@card:4", FaultSpec("bad_checksum", "shoe", "step", step="card", count=4)),
+    ("double_card@card:30", FaultSpec("double_card", "shoe", "step", step="card", count=30)),
+    ("unplug@round:3", FaultSpec("unplug", "shoe", "round", count=3, duration=1.0)),
+    ("heartbeat@round:2", FaultSpec("heartbeat", "shoe", "round", count=2, duration=5.0)),
+    ("heartbeat@round:2+2.5s", FaultSpec("heartbeat", "shoe", "round", count=2, duration=2.5)),
+    ("garbage@5s", FaultSpec("garbage", "shoe", "time", seconds=5.0)),
+    ("shuffler.garbage@0.5s", FaultSpec("garbage", "shuffler", "time", seconds=0.5)),
+    ("shuffler.unplug@shuffle:2+3s", FaultSpec("unplug", "shuffler", "step", step="shuffle", count=2,
+                                               duration=3.0)),
+    ("shoe.jam@settle", FaultSpec("jam", "shoe", "step", step="settle")),
+])
+def test_good_specs(text, spec):
+    assert parse_fault(text) == spec
+    assert parse_fault(str(spec)) == spec          # str() is a spec again
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("jam", "expected NAME@WHEN (e.g. jam@shuffle, misread@card:12"),
+    ("@5s", f"the fault name is missing before '@'; known faults: {KNOWN}"),
+    ("fire@5s", f"unknown fault 'fire'; known faults: {KNOWN}"),
+    ("dice.jam@5s", "unknown device 'dice'; devices: shoe, shuffler"),
+    ("shuffler.misread@card:3", "misread is a fault of the shoe, not of the shuffler"),
+    ("jam@", "WHEN is missing after '@'"),
+    ("jam@lunch", "unknown moment 'lunch': WHEN is SECONDSs (e.g. 5s), round:N, or a step deck_check, "
+                  "shuffle, load_shoe, bets, card, settle, fault with an optional :N"),
+    ("misread@card:0", "the count after ':' must be a whole number from 1, not '0'"),
+    ("misread@card:x", "the count after ':' must be a whole number from 1, not 'x'"),
+    ("misread@card:", "the count after ':' must be a whole number from 1, not ''"),
+    ("misread@card:1.5", "the count after ':' must be a whole number from 1, not '1.5'"),
+    ("unplug@round", "round needs its number: round:N"),
+    ("unplug@round:-1", "the count after ':' must be a whole number from 1, not '-1'"),
+    ("garbage@5", "a time needs its unit, seconds: 5s, not '5'"),
+    ("garbage@-5s", "a time must be 0 s or more, not '-5s'"),
+    ("garbage@5xs", "a time is a number of seconds such as 5s or 0.5s, not '5xs'"),
+    ("garbage@1e999s", "a time must be 0 s or more, not '1e999s'"),
+    ("jam@shuffle+2s", "jam takes no duration (only heartbeat, unplug do)"),
+    ("unplug@round:3+2", "a duration needs its unit, seconds: 2s, not '2'"),
+    ("unplug@round:3+", "a duration needs its unit, seconds: 5s, not ''"),
+    ("unplug@round:3+0s", "the duration must be more than 0 s, not '0s'"),
+])
+def test_bad_specs_say_what_is_wrong(text, message):
+    with pytest.raises(FaultSpecError) as err:
+        parse_fault(text)
+    assert str(err.value).startswith(f"fault spec {text!r}: {message}"), str(err.value)
+
+
+class FakeDevice:
+    def __init__(self, name: str, log: list) -> None:
+        self.name, self.log = name, log
+
+    def inject(self, fault: str, **kw) -> None:
+        self.log.append((self.name, fault, kw))
+
+
+def _scheduler(*specs: str) -> tuple[FaultScheduler, list]:
+    log: list = []
+    devices = {"shoe": FakeDevice("shoe", log), "shuffler": FakeDevice("shuffler", log)}
+    return FaultScheduler(specs, devices), log
+
+
+def _play(sched: FaultScheduler, log: list, prompts: list[tuple[str, int | None]]) -> list[tuple[int, tuple]]:
+    """Feed prompts; which injections happened before which prompt (its index)."""
+    fired = []
+    for i, (expect, rnd) in enumerate(prompts):
+        before = len(log)
+        sched.before_prompt(expect, rnd)
+        fired += [(i, entry) for entry in log[before:]]
+    return fired
+
+
+SHOE_START = [("deck_check", None), ("shuffle", None), ("shuffle", None), ("load_shoe", None)]
+ROUND = ["bets", "card", "card", "card", "card", "settle"]
+
+
+def _rounds(first: int, n: int, with_round: bool = True) -> list[tuple[str, int | None]]:
+    out = []
+    for r in range(first, first + n):
+        out += [(e, r if with_round else None) for e in ROUND]
+    return out
+
+
+@pytest.mark.parametrize("with_round", [True, False])
+def test_steps_draws_and_rounds_are_counted_from_the_prompts(with_round):
+    sched, log = _scheduler("door_open@deck_check", "jam@shuffle:2", "misread@card:6", "unplug@round:3+0.5s",
+                            "bad_checksum@settle:2")
+    prompts = SHOE_START + _rounds(7, 4, with_round)   # the controller numbers rounds from 7 (a journal)
+    fired = _play(sched, log, prompts)
+    # 0 deck_check, 1-2 shuffle, 3 load_shoe; round 1 of the run: 4 bets, 5-8 draws 1-4, 9 settle;
+    # round 2: 10 bets, 11-14 draws 5-8, 15 settle; round 3: 16 bets, 17 its first draw
+    assert fired == [
+        (0, ("shuffler", "door_open", {"next_job": True})),
+        (2, ("shuffler", "jam", {"next_job": True})),
+        (12, ("shoe", "misread", {})),
+        (15, ("shoe", "bad_checksum", {})),
+        (17, ("shoe", "unplug", {})),
+    ]
+    assert [str(s) for s in sched.fired] == ["door_open@deck_check", "jam@shuffle:2", "misread@card:6",
+                                             "bad_checksum@settle:2", "unplug@round:3+0.5s"]
+    sched.stop()   # the replug timer is cancelled
+
+
+def test_a_round_resumed_after_a_fault_is_not_counted_twice():
+    sched, log = _scheduler("garbage@round:2")
+    _play(sched, log, [("bets", 1), ("card", 1), ("fault", 1), ("card", 1), ("card", 1), ("settle", 1)])
+    assert log == []
+    _play(sched, log, [("bets", 2), ("card", 2)])
+    assert log == [("shoe", "garbage", {})]
+
+
+def test_timed_faults_and_returns_run_on_the_simulators_clock():
+    sched, log = _scheduler("garbage@0.01s", "heartbeat@0s+0.05s", "shuffler.unplug@card:1+0.02s")
+    done = threading.Event()
+    shoe = sched.devices["shoe"]
+    original = shoe.inject
+
+    def inject(fault: str, **kw) -> None:
+        original(fault, **kw)
+        if fault == "recover":
+            done.set()
+    shoe.inject = inject
+    sched.start()
+    sched.before_prompt("card", 1)
+    assert done.wait(5)
+    sched.stop()
+    assert ("shuffler", "unplug", {}) in log and ("shoe", "garbage", {}) in log
+    assert log.index(("shoe", "hang", {})) < log.index(("shoe", "recover", {}))
+    # the replug comes 0.02 s after the unplug; give its timer the same chance
+    deadline = threading.Event()
+    deadline.wait(0.2)
+    assert ("shuffler", "replug", {}) in log
