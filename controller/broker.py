@@ -76,7 +76,7 @@ class LocalBroker:
         conf = Path(self._tmp.name) / "mosquitto.conf"
         conf.write_text(
             f"listener {self.port} {self.host}\nallow_anonymous true\npersistence false\n"
-            "max_queued_messages 100000\nlog_dest none\n")
+            "max_queued_messages 100000\nset_tcp_nodelay true\nlog_dest none\n")
         self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
         self.kind = "mosquitto"

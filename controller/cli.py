@@ -17,11 +17,15 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.broker import LocalBroker
 from controller.config import Config, ConfigError, load_config
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import PitView
+
+if TYPE_CHECKING:
+    from controller.table import Health
 
 REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
 GAMES = ("baccarat",)
@@ -63,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sim", help="simulated devices and dealer for a controller in another process")
     s.add_argument("--config", required=True, type=Path)
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
+                   help="inject a device fault (repeatable), e.g. jam@shuffle, misread@card:12, "
+                        "unplug@round:3, heartbeat@round:2+5s, garbage@5s, shuffler.door_open@deck_check")
     s.set_defaults(func=cmd_sim)
 
     w = sub.add_parser("watch", help="the pit's view of a table, in the terminal")
@@ -71,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--table", default="+", help="table id (default: every table)")
     w.add_argument("-v", "--verbose", action="store_true")
     w.set_defaults(func=cmd_watch)
+
+    from controller import bench  # no hw_sim at import: only its simulator workers load it
+    b = sub.add_parser("bench", help="what the controller costs and how fast it is, against baselines")
+    bench.add_arguments(b)
+    b.set_defaults(func=bench.run)
     return p
 
 
@@ -144,25 +156,113 @@ def sim_config(cfg: Config, urls: dict[str, str], host: str, port: int, journal:
 # -- run -----------------------------------------------------------------------
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """The daemon. Under systemd (systemd/tablectl@.service, ``Type=notify``):
+    ``READY=1`` once the table loop is up, ``WATCHDOG=1`` from the table loop
+    every half ``WatchdogSec`` while the devices and the MQTT client are alive
+    (:class:`_Watchdog`), ``STATUS=`` when that changes, ``STOPPING=1``."""
     from controller.app import build_controller
-    from controller.sdnotify import notify
+    from controller.sdnotify import watchdog_interval
 
     cfg = load_config(args.config)
-    controller = build_controller(cfg, on_ready=lambda: notify("READY=1"))
+    interval = watchdog_interval()
+    watchdog = None if interval is None else _Watchdog(cfg.table.id)
+    where = f"{cfg.mqtt.host}:{cfg.mqtt.port}"
+    # Without a watchdog the table loop needs no tick: it wakes only for its inbox.
+    controller = build_controller(
+        cfg, on_ready=lambda: _notify("READY=1", f"STATUS=table {cfg.table.id} ready; MQTT {where}"),
+        on_tick=None if watchdog is None else watchdog.tick, tick=interval or 10.0)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     controller.start()
-    print(f"tablectl: table {cfg.table.id} ready; publishing to {cfg.mqtt.host}:{cfg.mqtt.port}", flush=True)
+    pings = "" if interval is None else f"; watchdog ping every {interval:g} s while devices and MQTT are alive"
+    print(f"tablectl: table {cfg.table.id} ready; publishing to {where}{pings}", flush=True)
     # Wake on a signal or on the table thread ending by itself, whichever is first.
     threading.Thread(target=lambda: (controller.table.done.wait(), stop.set()), daemon=True).start()
     stop.wait()
-    notify("STOPPING=1")
+    _notify("STOPPING=1", f"STATUS=table {cfg.table.id} stopping")
     controller.stop()
     return 1 if controller.table.error else 0
 
 
+def _notify(*states: str) -> None:
+    """sd_notify that never raises: a notify socket that went away must not
+    stop the table (the watchdog then does its job)."""
+    from controller.sdnotify import notify
+
+    try:
+        notify(*states)
+    except OSError as exc:
+        logging.getLogger("tablectl.sdnotify").warning("sd_notify %s failed: %s", states[0], exc)
+
+
+def watchdog_problems(health: Health) -> list[str]:
+    """Why the table is not healthy enough for a watchdog ping; empty when it is.
+
+    Checked: the table loop (it is the caller, so this is its error state),
+    the MQTT client's network thread, and each driver's own ``alive`` (port
+    open, device heard within its heartbeat timeout). Not checked: whether
+    the broker is reachable. An outage is store and forward (the journal is
+    the outbox) and a restart would only void the round in progress, so a
+    broker outage shows in ``STATUS=`` and on the pit, never as a restart.
+    """
+    problems = []
+    if not health.running:
+        problems.append("table loop stopped")
+    if not health.publisher_alive:
+        problems.append("MQTT client thread stopped")
+    for name, alive in sorted(health.drivers_alive.items()):
+        if not alive:
+            problems.append(f"{name} not heard ({health.devices.get(name, 'unknown')})")
+    return problems
+
+
+class _Watchdog:
+    """``on_tick`` of the table loop: ``WATCHDOG=1`` only while
+    :func:`watchdog_problems` finds none. Runs on the table thread, so a
+    wedged loop stops the pings too. ``STATUS=`` (``systemctl status``) is
+    sent only when it changes; so is the log line, a warning once the table
+    has been healthy (before that, at start, the devices are still to be heard)."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self._status: str | None = None
+        self._pinged = False
+        self._log = logging.getLogger("tablectl.watchdog")
+
+    def tick(self, health: Health) -> None:
+        try:
+            problems = watchdog_problems(health)
+            if problems:
+                status = f"{self.table}: watchdog withheld: {'; '.join(problems)}"
+            else:
+                devices = ", ".join(f"{n} {s}" for n, s in sorted(health.devices.items())) or "no devices"
+                mqtt = ("MQTT connected" if health.mqtt_connected
+                        else f"MQTT reconnecting; {health.undelivered} events journaled, waiting for the broker")
+                status = f"{self.table}: {devices}; {mqtt}"
+            states = [] if problems else ["WATCHDOG=1"]
+            if status != self._status:
+                (self._log.warning if problems and self._pinged else self._log.info)("%s", status)
+                self._status = status
+                states.append(f"STATUS={status}")
+            if states:
+                _notify(*states)
+            self._pinged = self._pinged or not problems
+        except Exception:  # never let the watchdog end the table loop
+            self._log.exception("watchdog tick failed")
+
+
 # -- sim -----------------------------------------------------------------------
+
+def _fault_spec(text: str) -> object:
+    """argparse type of ``sim --fault``: a parsed hw_sim fault spec (imported only here)."""
+    from hw_sim.faults import FaultSpecError, parse_fault
+
+    try:
+        return parse_fault(text)
+    except FaultSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from games.decks import SPECS
@@ -177,7 +277,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         Path(dev.url).parent.mkdir(parents=True, exist_ok=True)
         links[name] = dev.url
     rig = SimRig(SPECS[cfg.table.game], seed=args.seed, transport="pty", links=links,
-                 pass_probability=0.2).start()
+                 pass_probability=0.2, faults=list(args.fault)).start()
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
     ids = itertools.count(1)
     pit: PitClient | None = None
@@ -191,6 +291,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
                     lambda topic, env: dealer.on_event(env), client_id=f"{cfg.table.id}-sim").start()
     print(f"tablectl sim: {', '.join(f'{n} at {u}' for n, u in rig.urls.items())}; "
           f"dealer follows {base}/event/prompt", flush=True)
+    if args.fault:
+        print(f"tablectl sim: faults {', '.join(map(str, args.fault))}", flush=True)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

@@ -61,11 +61,20 @@ class MqttSection:
     password: str | None = field(default=None, repr=False)
     keepalive: int = 30
     protocol: str = "3.1.1"
+    reconnect_max_delay: float = 5.0
+    """Seconds between reconnect attempts at most (paho doubles from 1 s up to
+    this): also the longest a backlog waits after the broker is back."""
 
 
 @dataclass(frozen=True)
 class JournalSection:
     path: Path
+    max_undelivered: int = 100_000
+    """The outbox cap: at this many events not yet acknowledged by the broker
+    the table finishes the round in progress and deals no new one (it never
+    drops an event); see docs/internals.md, "Store and forward"."""
+    warn_at: float = 0.8
+    """Fraction of ``max_undelivered`` at which the ``outbox_filling`` alarm is raised."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +195,9 @@ def _build(raw: dict[str, Any], source: str) -> Config:
         table=table,
         game=GameSection(**raw.get("game", {})),
         mqtt=MqttSection(**mqtt_raw),
-        journal=JournalSection(Path(journal.get("path", f"var/{table.id}.db"))),
+        journal=JournalSection(Path(journal.get("path", f"var/{table.id}.db")),
+                               max_undelivered=journal.get("max_undelivered", JournalSection.max_undelivered),
+                               warn_at=journal.get("warn_at", JournalSection.warn_at)),
         devices={name: SerialDevice(name, **dev) for name, dev in raw.get("devices", {}).items()},
         gpio=gpio,
         dealer=DealerSection(**raw.get("dealer", {})),

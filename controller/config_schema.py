@@ -67,8 +67,16 @@ CONFIG_SCHEMA: dict[str, Any] = {
             "password_file": {"type": "string", "minLength": 1},
             "keepalive": {"type": "integer", "minimum": 5, "maximum": 3600},
             "protocol": {"enum": ["3.1.1", "5"]},
+            "reconnect_max_delay": {"type": "number", "exclusiveMinimum": 0, "maximum": 300,
+                                    "x-why": "seconds between reconnect attempts at most, above 0 and at most 300"},
         }),
-        "journal": _section({"path": {"type": "string", "minLength": 1}}),
+        "journal": _section({
+            "path": {"type": "string", "minLength": 1},
+            "max_undelivered": {"type": "integer", "minimum": 100, "maximum": 10_000_000,
+                                "x-why": "events the outbox may hold unacknowledged: 100 to 10000000"},
+            "warn_at": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+                        "x-why": "a fraction of journal.max_undelivered, above 0 and below 1 (0.8 = at 80 %)"},
+        }),
         "devices": _section({"shoe": _SERIAL, "shuffler": _SERIAL}),
         "gpio": _section({
             "pin_factory": {"enum": ["default", "mock"]},

@@ -15,6 +15,8 @@ from collections.abc import Callable
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.mqtt_socket import tcp_no_delay
+
 log = logging.getLogger(__name__)
 
 
@@ -41,6 +43,7 @@ class PitClient:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_socket_open = tcp_no_delay
         self.host, self.port = host, port
 
     def start(self, timeout: float = 10.0) -> PitClient:

@@ -18,9 +18,16 @@ is called from the table thread, which owns the journal:
   :class:`~controller.inbox.Command`; replies go to ``.../cmd/<name>/reply``.
 
 paho resends what it still holds unacknowledged after a reconnect (the DUP
-flag), so a reconnect republishes from the journal only the events paho
-does not hold: a backlog after an outage or a restart, without duplicating
-what is already in flight.
+flag; it keeps QoS 1 messages across reconnects whether or not the broker
+kept the session, and a broker that forgot the session takes the resend as
+a new message), so a reconnect republishes from the journal only the events
+paho does not hold: a backlog after an outage or a restart, without
+duplicating what is already in flight. paho queues those resends while it
+handles the CONNACK, right after ``on_connect``; so that nothing the table
+publishes can overtake them (``seq`` order), the table hears of the session
+(:class:`~controller.inbox.Connected`) only when the broker acknowledges
+the command subscription sent from ``on_connect`` (SUBACK): by then paho's
+resends are queued ahead of anything new, and the pit's commands reach us.
 
 The birth number (``birth``) is counted per controller start in the
 journal; the will, set before connecting, carries the same number, as
@@ -46,6 +53,7 @@ from paho.mqtt.properties import Properties
 from controller.config import MqttSection
 from controller.inbox import Acked, Command, Connected, Disconnected
 from controller.journal import Event
+from controller.mqtt_socket import tcp_no_delay
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +116,7 @@ class Publisher:
         self._inbox = inbox
         self._v5 = settings.protocol == "5"
         self._in_flight: dict[int, int | None] = {}  # paho mid -> event seq (None: not an event)
+        self._subscribe_mid: int | None = None  # the command subscription of the current session
         self._started = False
         self._client = mqtt.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
@@ -118,7 +127,11 @@ class Publisher:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
-        self._client.reconnect_delay_set(min_delay=1, max_delay=30)
+        self._client.on_subscribe = self._on_subscribe
+        self._client.on_socket_open = tcp_no_delay  # no Nagle wait on the event path (controller.mqtt_socket)
+        # paho doubles the delay from min to max (it takes floats, though typed int).
+        self._client.reconnect_delay_set(min_delay=min(1.0, settings.reconnect_max_delay),
+                                         max_delay=settings.reconnect_max_delay)
 
     # -- lifecycle (any thread, once) ----------------------------------------
 
@@ -199,6 +212,20 @@ class Publisher:
         """Seqs handed to paho and not yet acknowledged: paho resends them itself."""
         return {seq for seq in list(self._in_flight.values()) if seq is not None}  # list(): one atomic copy
 
+    def in_flight_count(self) -> int:
+        """How many publishes (events or not) paho holds unacknowledged: the table's drain window."""
+        return len(self._in_flight)
+
+    @property
+    def alive(self) -> bool:
+        """Started and paho's network thread still running: connected, or
+        reconnecting on its own. Not whether the broker is reachable: an
+        outage is store and forward, not a reason for the watchdog to restart
+        the table. (paho has no public accessor; ``_thread`` is None once the
+        loop has ended, by ``loop_stop()`` or by an exception.)"""
+        thread = getattr(self._client, "_thread", None)
+        return self._started and thread is not None and thread.is_alive()
+
     # -- internals -------------------------------------------------------------
 
     def _send(self, topic: str, payload: bytes, *, retain: bool = False, seq: int | None = None,
@@ -227,7 +254,18 @@ class Publisher:
             log.error("MQTT: broker refused the connection: %s", reason_code)
             return
         log.info("MQTT: connected to %s:%d", self.settings.host, self.settings.port)
-        client.subscribe(self.topics.commands, qos=1)
+        _, self._subscribe_mid = client.subscribe(self.topics.commands, qos=1)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: Any,
+                      properties: Any) -> None:
+        """The broker acknowledged the command subscription: the session is up
+        and paho's resends are queued (see the module docstring)."""
+        if mid != self._subscribe_mid:
+            return
+        refused = [str(rc) for rc in reason_codes if rc.is_failure]
+        if refused:  # the ACL: the table still publishes, it just hears no commands
+            log.error("MQTT: the broker refused the subscription to %s: %s", self.topics.commands,
+                      ", ".join(refused))
         self._inbox.put(Connected())
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,

@@ -28,6 +28,17 @@ A restart in the middle of a round (power loss) cannot continue that round:
 the shoe's ledger is gone and the machine starts ``closed``. The journal's
 ``meta`` remembers the last state, and the table journals a ``void`` of
 that round (``by: "controller"``) before anything else.
+
+Store and forward (docs/internals.md): while the broker is away the table
+deals on and the journal holds the events. On each (re)connect the backlog
+goes out in ``seq`` order, at most :data:`DRAIN_WINDOW` publishes in paho's
+hands at a time, topped up as PUBACKs return; new events wait behind it.
+The journal counts what is undelivered; at ``journal.warn_at`` of
+``journal.max_undelivered`` an ``outbox_filling`` alarm, at the cap an
+``outbox_full`` alarm and a hold: the round in progress finishes, ``deal``
+in ``betting`` (no more bets: the start of the deal) is refused, and no
+event is ever dropped. The hold lifts, and the warning re-arms, once the
+backlog is down to half the warning level.
 """
 
 from __future__ import annotations
@@ -38,7 +49,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from controller.commands import CommandError, Request, parse
@@ -60,7 +71,7 @@ from drivers.events import (
     ShoeEmpty,
     ShuffleComplete,
 )
-from games.round import Refused
+from games.round import ROUND_STATES, Refused
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +143,18 @@ def game_options(config: Config) -> Any:
 
 
 ROUND_IN_PROGRESS = frozenset({"betting", "dealing", "fault"})
-"""States in which a restart leaves a round that must be voided."""
+"""States in which a restart leaves a round that must be voided, for a journal
+written before ``meta`` kept ``round_open`` (see :func:`_round_open`)."""
+
+DRAIN_WINDOW = 1000
+"""At most this many publishes in paho's hands (unacknowledged) while a backlog
+drains: memory stays bounded and paho's 16-bit message ids never run out."""
+
+DRAIN_BATCH = 500
+"""Backlog rows read from the journal at a time."""
+
+HOLD_REASON = ("the outbox is full: the broker has not acknowledged journal.max_undelivered events; "
+               "no new round is dealt until the backlog drains")
 
 ACK_GRACE = 2.0
 """Seconds a clean stop waits for the broker to acknowledge what is in flight."""
@@ -146,6 +168,13 @@ class Health:
     mqtt_connected: bool
     devices: dict[str, str]
     undelivered_in_flight: int
+    drivers_alive: dict[str, bool] = field(default_factory=dict)
+    """Each driver's own ``alive`` (port open, device heard within its heartbeat
+    timeout): unlike ``devices`` it goes false when a reader thread stops too."""
+    publisher_alive: bool = True
+    """The MQTT client's network thread is running (connected or reconnecting)."""
+    undelivered: int = 0
+    """Events in the journal the broker has not acknowledged (the outbox)."""
 
 
 class Table:
@@ -185,6 +214,17 @@ class Table:
         self._light_problems: set[str] = set()
         self._online = False
         self._thread: threading.Thread | None = None
+        self.listeners: list[Callable[[Event], None]] = []
+        """Local consumers of every journaled event, broker or not (the dealer's
+        display; a simulated dealer in tests). Called on the table thread, in
+        ``seq`` order: they must not block."""
+        self._draining = False   # a backlog is going out: new events wait behind it
+        self._cursor = 0         # the last seq of the backlog handed to paho this session
+        self._drain_started = 0.0
+        self._drained = 0
+        self._filling = False    # outbox_filling raised, not yet back under the warning level
+        self._held = False       # at the cap: no new round until under the warning level
+        self._held_deal = False  # a deal was refused during the hold: prompt again when it lifts
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -234,7 +274,10 @@ class Table:
     def health(self) -> Health:
         """Safe from any thread (it only copies)."""
         return Health(self._thread is not None and self._thread.is_alive() and self.error is None,
-                      self._online, dict(self.devices), len(self.publisher.in_flight()))
+                      self._online, dict(self.devices), len(self.publisher.in_flight()),
+                      {name: bool(getattr(d, "alive", True)) for name, d in self.drivers.items()},
+                      bool(getattr(self.publisher, "alive", True)),
+                      undelivered=self.journal.undelivered_count)
 
     # -- the loop --------------------------------------------------------------
 
@@ -274,6 +317,9 @@ class Table:
             acks = [item for item in batch if isinstance(item, Acked)]
             if acks:
                 self.journal.mark_delivered(self.publisher.delivered(acks))
+                self._pump()
+                if self._filling:  # the backlog shrinks: the alarm re-arms, the hold may lift
+                    self._flush()
             for item in batch:
                 if isinstance(item, Stop):
                     self._drain_acks()
@@ -309,6 +355,7 @@ class Table:
         be journaled must not be published."""
         machine = self.machine
         assert machine is not None
+        self._check_outbox()
         try:
             snapshot = machine.snapshot()
         except Exception:
@@ -321,7 +368,8 @@ class Table:
         events: list[Event] = []
         if self._pending:
             pending, self._pending = self._pending, []
-            events = self.journal.append_many(pending, meta={"state": machine.state, "round": machine.round})
+            events = self.journal.append_many(pending, meta={"state": machine.state, "round": machine.round,
+                                                             "round_open": _round_open(machine)})
         if changed:
             self._lights = lights
             missing = self._show(lights)
@@ -330,9 +378,13 @@ class Table:
                             "add the light to [gpio] in the table's config")
                 events += self.journal.append_many(self._pending)
                 self._pending.clear()
+        self._tell(events)
         if self._online:
-            for event in events:
-                self.publisher.publish_event(event)
+            if self._draining:
+                self._pump()  # behind the backlog: seq order
+            else:
+                for event in events:
+                    self.publisher.publish_event(event)
             if events and snapshot is not None:
                 self.publisher.publish_state(self._state(snapshot))
         for command, reply in self._replies:
@@ -356,13 +408,16 @@ class Table:
             case DeckVerified(cards=cards, unreadable=unreadable):
                 machine.deck_checked(cards, unreadable)
             case ButtonPressed(button=button):
-                machine.button(button)
+                self._press(button)
             case DeviceFault(device=device, code=code, detail=detail):
                 self._device_status(device, "fault", code, detail)
             case DeviceOnline(device=device, info=info):
                 self._device_status(device, "online", None, info)
             case DeviceOffline(device=device, reason=reason):
-                self._device_status(device, "offline", None, reason)
+                # A silent device (heartbeat lost) is its own fault, with its own alarm;
+                # a port error or a port that cannot be opened is plain ``offline``.
+                code = "heartbeat_lost" if reason == "heartbeat_lost" else None
+                self._device_status(device, "offline", code, reason)
             case FramesDropped(device=device, counts=counts):
                 self._emit("line_errors", {"device": device, "dropped": dict(counts)})
             case CardCount(device=device, count=count):
@@ -414,7 +469,7 @@ class Table:
             extra = self._rebirth()
         elif name == "button":
             before = len(self._pending)
-            machine.button(args["button"])
+            self._press(args["button"])
             pressed = next((p.data for p in self._pending[before:] if p.kind == "button"), None)
             if pressed is not None:
                 extra = {"accepted": pressed["accepted"], "reason": pressed["reason"]}
@@ -431,25 +486,88 @@ class Table:
     def _rebirth(self) -> dict[str, Any]:
         """Birth, state and the backlog: on every (re)connect and on ``cmd/rebirth``.
 
-        Events paho still holds unacknowledged are skipped: paho resends
-        those itself after a reconnect, ahead of these, so ``seq`` order holds.
+        The backlog (every undelivered event) then drains through :meth:`_pump`.
         """
-        if not self._online:
-            return {"birth": self.publisher.birth, "republished": 0}
-        self.publisher.publish_birth(self.journal.next_seq, self.devices)
-        if self.machine is not None:
-            self.publisher.publish_state(self._state(self.machine.snapshot()))
-        skip = self.publisher.in_flight()
-        count, after = 0, 0
-        while batch := self.journal.undelivered(after_seq=after, limit=500):
+        if self._online:
+            self.publisher.publish_birth(self.journal.next_seq, self.devices)
+            if self.machine is not None:
+                self.publisher.publish_state(self._state(self.machine.snapshot()))
+            self._draining, self._cursor = True, 0
+            self._drain_started, self._drained = time.monotonic(), 0
+            self._pump()
+        return {"birth": self.publisher.birth, "undelivered": self.journal.undelivered_count}
+
+    def _pump(self) -> None:
+        """Hand the backlog to paho in ``seq`` order, keeping at most
+        :data:`DRAIN_WINDOW` publishes unacknowledged; called again as PUBACKs
+        come back. Events paho still holds are skipped: paho resends those
+        itself, before the table hears of the session (controller.publisher),
+        so they stay ahead of these. Ends when the journal has nothing
+        undelivered after the cursor; new events then go out as they come."""
+        while self._draining and self._online:
+            room = DRAIN_WINDOW - self.publisher.in_flight_count()
+            if room <= 0:
+                return
+            batch = self.journal.undelivered(after_seq=self._cursor, limit=min(room, DRAIN_BATCH))
+            if not batch:
+                self._draining = False
+                if self._drained:
+                    log.info("MQTT: backlog of %d events handed over in %.2f s", self._drained,
+                             time.monotonic() - self._drain_started)
+                return
+            held = self.publisher.in_flight()
             for event in batch:
-                if event.seq not in skip:
+                if event.seq not in held:
                     self.publisher.publish_event(event)
-                    count += 1
-            after = batch[-1].seq
-        if count:
-            log.info("MQTT: republished %d undelivered events", count)
-        return {"birth": self.publisher.birth, "republished": count}
+                    self._drained += 1
+            self._cursor = batch[-1].seq
+
+    # -- the outbox cap ----------------------------------------------------------
+
+    def _check_outbox(self) -> None:
+        """Alarms and the hold from the journal's undelivered count (kept in
+        memory: no COUNT(*) per event). Before each flush and after PUBACKs."""
+        cap = self.config.journal.max_undelivered
+        warn = max(1, int(cap * self.config.journal.warn_at))
+        level = self.journal.undelivered_count + len(self._pending)
+        if self._filling and level <= warn // 2:  # re-arm well under the level: no flapping
+            if self._held:
+                self._held = False
+                log.warning("outbox back to %d events (warning level %d): the hold is lifted", level, warn)
+                if self._held_deal and self.machine is not None and self.machine.state == "betting":
+                    self._emit("prompt", dict(self.machine.snapshot()["prompt"]))  # deal again
+                self._held_deal = False
+            self._filling = False
+            return
+        if level < warn:
+            return
+        if not self._filling:
+            self._filling = True
+            log.warning("outbox: %d events not acknowledged by the broker (warning level %d, cap %d)",
+                        level, warn, cap)
+            self._alarm("outbox_filling", "warning",
+                        f"{level} events are waiting for the broker to acknowledge them "
+                        f"(warning at {warn}, cap {cap})",
+                        f"check the broker and the pit network; at {cap} the table deals no new round")
+        if level >= cap and not self._held:
+            self._held = True
+            log.critical("outbox full: %d events not acknowledged (cap %d): no new round until it drains",
+                         level, cap)
+            self._alarm("outbox_full", "critical",
+                        f"{level} events are waiting for the broker (cap {cap}): the table deals no new "
+                        f"round until they are acknowledged; nothing is dropped",
+                        f"finish the round in progress; deal resumes when the backlog is under {warn // 2}")
+
+    def _press(self, name: str) -> None:
+        """A dealer's button (GPIO or ``cmd/button``). At the outbox cap ``deal``
+        in ``betting`` (no more bets: the deal would start) is refused."""
+        machine = self.machine
+        assert machine is not None
+        if self._held and name == "deal" and machine.state == "betting":
+            self._held_deal = True
+            self._emit("button", {"button": name, "accepted": False, "reason": HOLD_REASON})
+            return
+        machine.button(name)
 
     def _drain_acks(self) -> None:
         """At stop: give the broker a moment to acknowledge what is in flight.
@@ -497,14 +615,29 @@ class Table:
 
     def _void_interrupted_round(self) -> None:
         state, rnd = self.journal.meta("state"), self.journal.meta("round")
-        if state in ROUND_IN_PROGRESS and rnd is not None:
+        round_open = self.journal.meta("round_open")
+        if round_open is None:  # a journal from before round_open was kept
+            round_open = state in ROUND_IN_PROGRESS
+        if round_open and rnd is not None:
             reason = f"the controller restarted during round {rnd} (state {state})"
             log.warning("%s: voiding it", reason)
-            self.journal.append_many([Pending("void", rnd, {"round": rnd, "reason": reason, "by": "controller"},
-                                              time.time())], meta={"state": "closed", "round": None})
+            self._tell(self.journal.append_many(
+                [Pending("void", rnd, {"round": rnd, "reason": reason, "by": "controller"}, time.time())],
+                meta={"state": "closed", "round": None, "round_open": False}))
+
+    def _tell(self, events: list[Event]) -> None:
+        """The local listeners, in seq order; one that fails is logged, never fatal."""
+        for listener in self.listeners:
+            for event in events:
+                try:
+                    listener(event)
+                except Exception:
+                    log.exception("a local listener failed on event %d", event.seq)
 
     def _state(self, snapshot: dict) -> dict:
-        return {**snapshot, "table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time()}
+        return {**snapshot, "table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time(),
+                "outbox": {"undelivered": self.journal.undelivered_count,
+                           "max_undelivered": self.config.journal.max_undelivered, "held": self._held}}
 
     def _show(self, lights: dict[str, Any]) -> list[str]:
         """Set the lights; return the problems not reported before (a seat
@@ -520,6 +653,18 @@ class Table:
         new = [p for p in problems if p not in self._light_problems]
         self._light_problems.update(new)
         return new
+
+
+def _round_open(machine: Machine) -> bool:
+    """A round is under way and unfinished: what a restart must void. Betting
+    or dealing, or a fault raised in a round (as the machine's own void allows);
+    not ``result`` (the round is decided) nor a fault between rounds."""
+    if machine.state in ("betting", "dealing"):
+        return True
+    if machine.state == "fault":
+        origin = getattr(getattr(machine, "fault", None), "origin", None)
+        return origin is None or origin in ROUND_STATES
+    return False
 
 
 def _lights_of(snapshot: Mapping[str, Any]) -> dict[str, Any]:

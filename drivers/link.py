@@ -400,6 +400,13 @@ class Link:
                     port.timeout = want
                     current = want
                 data = port.read(max(1, port.in_waiting))
+                if data:
+                    # A frame usually arrives whole while the read(1) above wakes: take
+                    # the rest now, so the decoder sees it at once and the read timeout
+                    # is not switched to frame_gap and back (two tcsetattr calls) per frame.
+                    more = port.in_waiting
+                    if more:
+                        data += port.read(more)
                 now = time.monotonic()
                 frames = self._decoder.feed(data) if data else []
                 self._fed += len(data)

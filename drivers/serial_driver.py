@@ -6,10 +6,20 @@ device path, a ``/dev/serial/by-id/...`` link, a simulator's pty,
 ``socket://host:port`` or an in-process ``hwsim://NAME``. Everything that
 reaches the inbox is a :mod:`drivers.events` object; the driver never
 touches game state and never blocks the table thread (requests are queued).
+
+A controller that was killed may leave a device retransmitting a data frame
+it never acknowledged (a card the shoe read as the process died). The new
+process must not take that read as one of its own: until the device's first
+hello (its answer to the ``S`` sent on opening the line) the driver
+acknowledges data frames, so the device moves on, and drops them. Only the
+first opening of a driver does this: after a cable is unplugged and plugged
+back in, a frame pending from before belongs to the same round and is
+delivered (docs/protocols.md, a frame pending gets fresh tries).
 """
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable
 
@@ -25,6 +35,8 @@ from drivers.events import (
 )
 from drivers.framing import Frame
 from drivers.link import Link, Port
+
+log = logging.getLogger(__name__)
 
 Parser = Callable[[Frame, str], messages.Decoded]
 
@@ -52,6 +64,8 @@ class SerialDeviceDriver:
         self.heartbeat_timeout = heartbeat_timeout
         self._parser = type(self).PARSER
         self._info = ""
+        self._before_hello = True  # this process has not heard the device's hello yet
+        self.stale_dropped = 0     # data frames from before this process, acknowledged and dropped
         self._link = Link(
             self._open,
             name=name,
@@ -96,6 +110,13 @@ class SerialDeviceDriver:
         self.inbox.put(event)
 
     def _on_frame(self, frame: Frame) -> str | None:
+        if self._before_hello:
+            if frame.type != messages.HELLO:  # sent to a controller process that is gone
+                self.stale_dropped += 1
+                log.warning("%s: a %r frame from before this controller started was acknowledged and dropped",
+                            self.name, frame.type)
+                return None
+            self._before_hello = False
         decoded = self._parser(frame, self.name)
         if isinstance(decoded.event, DeviceOnline):
             self._info = decoded.event.info

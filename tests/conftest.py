@@ -50,3 +50,26 @@ def subscriber(broker: RunningBroker) -> Iterator[Callable[..., Subscriber]]:
     yield make
     for sub in made:
         sub.close()
+
+
+@pytest.fixture
+def persistent_broker() -> Iterator[RunningBroker]:
+    """A Mosquitto that keeps sessions and retained messages across its own restart
+    (``persistence true`` in a temporary directory), as a production broker does
+    (config/mosquitto.conf): a subscriber with a persistent session (clean session
+    off, QoS 1) is sent what was published while it was away, even after ``stop()``
+    and ``start()``. A million messages queued per subscriber at most (not 0, which
+    some Mosquitto 2.0 releases did not treat as "no limit")."""
+    with tempfile.TemporaryDirectory(prefix="tablectl-test-pbroker-") as tmp:
+        port = free_port()
+        conf = Path(tmp) / "mosquitto.conf"
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+                        f"persistence_location {tmp}/\nmax_queued_messages 1000000\nlog_dest none\n")
+        running = RunningBroker("127.0.0.1", port, conf)
+        running.start()
+        try:
+            yield running
+        finally:
+            if running.proc is not None and running.proc.poll() is None:
+                os.kill(running.proc.pid, signal.SIGCONT)
+            running.stop()

@@ -160,3 +160,86 @@ class Subscriber:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+class EventLog:
+    """A pit subscriber as store and forward expects one: a persistent session
+    (clean session off, a fixed client id, QoS 1), so a broker that stays up,
+    or keeps its sessions across a restart, sends what was published while the
+    subscriber was away. It records every message with its arrival time
+    (``time.monotonic()``) and de-duplicates events by ``seq``, as the pit must.
+    """
+
+    def __init__(self, host: str, port: int, topic: str, client_id: str) -> None:
+        import threading
+
+        self.cond = threading.Condition()
+        self.messages: list[tuple[float, str, bytes]] = []
+        self.first: dict[int, tuple[float, bytes]] = {}   # seq -> arrival and payload of its first copy
+        self.order: list[int] = []                         # seqs in the order first seen
+        self.duplicates = 0
+        self.mismatches: list[int] = []                    # a seq seen twice with different bytes
+        self.upto = 0                                      # every seq 1..upto has arrived
+        self.kinds: dict[str, int] = {}                    # events by kind, each seq once
+        subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=0.5)  # type: ignore[arg-type]
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda *a: subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect(host, port, keepalive=10)
+        self.client.loop_start()
+        if not subscribed.wait(WAIT):
+            raise AssertionError(f"could not subscribe to {topic}")
+
+    def _on_message(self, client: Any, userdata: Any, m: mqtt.MQTTMessage) -> None:
+        now = time.monotonic()
+        with self.cond:
+            self.messages.append((now, m.topic, m.payload))
+            if "/event/" in m.topic:
+                seq = json.loads(m.payload)["seq"]
+                if seq in self.first:
+                    self.duplicates += 1
+                    if self.first[seq][1] != m.payload:
+                        self.mismatches.append(seq)
+                else:
+                    self.first[seq] = (now, m.payload)
+                    self.order.append(seq)
+                    kind = m.topic.rsplit("/", 1)[-1]
+                    self.kinds[kind] = self.kinds.get(kind, 0) + 1
+                    while self.upto + 1 in self.first:
+                        self.upto += 1
+            self.cond.notify_all()
+
+    def events(self) -> list[dict]:
+        """Every event once, in seq order."""
+        with self.cond:
+            return [json.loads(self.first[s][1]) for s in sorted(self.first)]
+
+    def on(self, suffix: str, since: float = 0.0) -> list[tuple[float, dict]]:
+        """Messages on topics ending in ``suffix`` that arrived after ``since``."""
+        with self.cond:
+            return [(t, json.loads(p)) for t, topic, p in self.messages if topic.endswith(suffix) and t >= since]
+
+    def wait_until(self, predicate: Callable[[], object], timeout: float, what: str) -> None:
+        """Wait (on the condition, no polling) until ``predicate()`` holds; called under the lock."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while not predicate():
+                left = end - time.monotonic()
+                if left <= 0:
+                    top = max(self.first, default=0)
+                    missing = [s for s in range(self.upto + 1, top) if s not in self.first][:10]
+                    raise AssertionError(f"timed out after {timeout} s waiting for {what}; have {len(self.first)} "
+                                         f"seqs, highest {top}, missing {missing}")
+                self.cond.wait(left)
+
+    def wait_seqs(self, upto: int, timeout: float = WAIT) -> float:
+        """Wait until every seq 1..upto has arrived; the arrival time of the last of them."""
+        self.wait_until(lambda: self.upto >= upto, timeout, f"seqs 1..{upto}")
+        with self.cond:
+            return max((self.first[s][0] for s in range(1, upto + 1)), default=time.monotonic())
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

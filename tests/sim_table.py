@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from gpiozero import Device
@@ -28,15 +29,20 @@ WAIT = 30.0
 class SimTable:
     def __init__(self, broker, tmp_path: Path, *, seed: int = 1, transport: str = "pty",
                  pass_probability: float = 0.2, start_dealer: bool = True,
-                 prepare: Callable[[SimRig], None] | None = None) -> None:
+                 prepare: Callable[[SimRig], None] | None = None, rig: dict | None = None,
+                 devices: dict | None = None) -> None:
+        """``rig``: more SimRig fields (``faults``, ``links``, ``heartbeat`` ...);
+        ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...)."""
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
         self.rig = SimRig(SPECS["baccarat"], seed=seed, transport=transport,
-                          pass_probability=pass_probability).start()
+                          pass_probability=pass_probability, **(rig or {})).start()
         if prepare:
             prepare(self.rig)
         cfg = load_config(REPO_CONFIG / "baccarat-sim.toml")
+        if devices:
+            cfg = replace(cfg, devices={n: replace(d, **devices) for n, d in cfg.devices.items()})
         self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")
         self.base = f"{self.cfg.mqtt.prefix}/{self.cfg.table.id}"
         self.controller = build_controller(self.cfg)

@@ -67,7 +67,7 @@ def test_toml_syntax_error_has_line_and_column() -> None:
 
 @pytest.mark.parametrize("extra, expected", [
     ("[mqtt]\nhots = \"x\"", "mqtt.hots: unknown key (allowed: host, keepalive, password, password_file, "
-                             "port, prefix, protocol, username)"),
+                             "port, prefix, protocol, reconnect_max_delay, username)"),
     ("[pit]\nx = 1", "pit: unknown key"),
     ("[devices.dice]\nurl = \"x\"", "devices.dice: unknown key (allowed: shoe, shuffler)"),
 ])
@@ -132,7 +132,7 @@ def test_every_problem_is_reported_at_once() -> None:
     text = with_("[mqtt]\nport = 0\nkeepalive = \"30\"\n[journal]\npaht = \"x\"",
                  MINIMAL.replace('"bac-01"', '"a b"'))
     assert errors(text) == [
-        "journal.paht: unknown key (allowed: path)",
+        "journal.paht: unknown key (allowed: max_undelivered, path, warn_at)",
         'mqtt.keepalive: must be an integer (got "30")',
         "mqtt.port: must be at least 1 (got 0)",
         'table.id: must match ^[A-Za-z0-9_-]+$ (got "a b")',

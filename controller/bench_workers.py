@@ -1,0 +1,142 @@
+"""The benchmark's child processes that need no simulator: the pit subscriber
+and the bare pipeline's reader (pyserial -> paho-mqtt, nothing else).
+
+Each runs as ``python -m controller.bench worker <role> ...``, prints
+``ready`` when it is set up, and on SIGTERM writes what it measured to its
+``--out`` file (JSON) and exits. Timestamps are ``time.monotonic_ns()``,
+shared by every process on the machine (controller.bench_proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+BARE_TOPIC = "bench/bare/event/card"
+BARE_END_TOPIC = "bench/bare/event/end"
+
+
+def _stop_on_sigterm() -> threading.Event:
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    return stop
+
+
+def _connect(client: mqtt.Client, host: str, port: int, timeout: float = 10.0) -> None:
+    connected = threading.Event()
+    client.on_connect = lambda *a: connected.set()
+    client.connect(host, port, keepalive=30)
+    client.loop_start()
+    if not connected.wait(timeout):
+        raise SystemExit(f"bench worker: no connection to the broker on {host}:{port}")
+
+
+# -- the pit subscriber ------------------------------------------------------------
+
+def run_subscriber(args: argparse.Namespace) -> int:
+    """Receive every message on ``--topic`` (QoS 1) and timestamp it on arrival.
+
+    The paho callback only appends (time, topic, payload): JSON is parsed
+    after the run, so the subscriber costs as little as any pit client.
+    ``--progress KIND`` prints ``P <kind> <table> <t_ns>`` for each such event
+    as it arrives, so the bench can act on milestones (rounds completed).
+    """
+    stop = _stop_on_sigterm()
+    records: list[tuple[int, str, bytes]] = []
+    progress = set(args.progress or ())
+    subscribed = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-sub-{args.name}")
+
+    def on_message(_client: Any, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        now = time.monotonic_ns()
+        records.append((now, msg.topic, msg.payload))
+        if progress:
+            parts = msg.topic.split("/")
+            if parts[-1] in progress:
+                print(f"P {parts[-1]} {parts[-3]} {now}", flush=True)
+
+    client.on_message = on_message
+    client.on_subscribe = lambda *a: subscribed.set()
+    _connect(client, args.host, args.port)
+    client.subscribe([(t, 1) for t in args.topic])
+    if not subscribed.wait(10):
+        raise SystemExit("bench subscriber: the broker did not confirm the subscription")
+    print("ready", flush=True)
+    stop.wait()
+    client.disconnect()
+    client.loop_stop()
+    out, bad = [], 0
+    for t, topic, payload in records:
+        try:
+            env = json.loads(payload)
+            data = env.get("data") or {}
+            parts = topic.split("/")
+            out.append([t, env.get("table") or parts[-3], env.get("seq"), env.get("kind") or parts[-1],
+                        data.get("card"), data.get("face"), env.get("ts")])
+        except (ValueError, AttributeError):
+            bad += 1
+    # The envelope's ts is wall-clock time (time.time() when the table emitted
+    # the event); this offset turns it into monotonic time, for a breakdown.
+    offset = time.time() - time.monotonic_ns() / 1e9
+    with open(args.out, "w") as f:
+        json.dump({"records": out, "not_json": bad, "wall_minus_monotonic_s": offset}, f)
+    return 0
+
+
+# -- the bare pipeline's reader --------------------------------------------------------
+
+def run_bare_reader(args: argparse.Namespace) -> int:
+    """The least a reader can do: pyserial reads the pseudo-terminal, each
+    complete card frame is published by paho-mqtt at QoS 1 as a JSON event
+    of the controller's envelope shape. Framing uses the project's pure
+    decoder, because a reader must know where a frame ends; no journal, no
+    round machine, no ACKs back to the writer."""
+    import serial
+
+    from controller.sdnotify import notify
+    from drivers.framing import FrameDecoder
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bare-{args.name}")
+    _connect(client, args.host, args.port)
+    port = serial.serial_for_url(args.device, baudrate=args.baudrate, timeout=None)
+    notify("READY=1")
+    print("ready", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    decoder = FrameDecoder()
+    n = 0
+    while True:
+        data = port.read(max(1, port.in_waiting))
+        for frame in decoder.feed(data):
+            if frame.type == "E":   # the writer's last frame: everything before it was published
+                client.publish(BARE_END_TOPIC, b'{"table":"bare","kind":"end"}', qos=1)
+            if frame.type != "C":
+                continue
+            n += 1
+            env = {"seq": n, "ts": time.time(), "table": "bare", "round": None, "kind": "card",
+                   "data": {"hand": "player", "position": 1, "face": "up", "card": frame.payload.decode("ascii"),
+                            "value": 0}}
+            client.publish(BARE_TOPIC, json.dumps(env, separators=(",", ":")).encode(), qos=1)
+
+
+ROLES = {"subscriber": run_subscriber, "bare-reader": run_bare_reader}
+
+
+def add_worker_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments shared by every worker role (each uses the ones it needs)."""
+    p.add_argument("--name", default="0")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--topic", action="append")
+    p.add_argument("--progress", action="append")
+    p.add_argument("--out")
+    p.add_argument("--device")
+    p.add_argument("--baudrate", type=int, default=115200)
