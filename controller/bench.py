@@ -145,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Bench(args, Path(tmp)) as bench:
             result["broker"] = bench.broker.kind
+            result["journal_filesystem"] = bench.journal_fs
             for phase in PHASES:
                 if phase in phases:
                     _say(args, f"bench: {phase} ...")
@@ -275,12 +276,15 @@ class Stack:
     def journal_counts(self) -> dict[str, int]:
         import sqlite3
 
-        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
         try:
-            top = db.execute("SELECT MAX(seq) FROM events").fetchone()[0] or 0
-            undelivered = db.execute("SELECT COUNT(*) FROM events WHERE delivered = 0").fetchone()[0]
-        finally:
-            db.close()
+            db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
+            try:
+                top = db.execute("SELECT MAX(seq) FROM events").fetchone()[0] or 0
+                undelivered = db.execute("SELECT COUNT(*) FROM events WHERE delivered = 0").fetchone()[0]
+            finally:
+                db.close()
+        except sqlite3.Error as exc:
+            raise BenchError(f"{self.table}: cannot read the journal {self.journal}: {exc}") from exc
         return {"journaled": top, "undelivered": undelivered}
 
 
@@ -298,12 +302,18 @@ class Bench:
         self.ids = itertools.count(1)
         self.footprint_extra: dict[str, Any] = {"start_to_ready_s": [], "peak_rss_kb": []}
         self.wall_minus_monotonic_s: float | None = None
+        self.journal_fs: str | None = None
 
     def __enter__(self) -> Bench:
         try:
             self.broker.start()
         except RuntimeError as exc:
             raise BenchError(f"needs Mosquitto: {exc}") from exc
+        fs = _filesystem(self.journal_dir)
+        self.journal_fs = fs
+        if fs in ("tmpfs", "ramfs"):
+            self.notes.append(f"the journals are on {fs} ({self.journal_dir}): fsync costs nothing there; "
+                              "give --journal-dir on the disk the table's journal lives on")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -685,6 +695,19 @@ class Bench:
                        "start_to_ready": ratio(start_to_ready, bare["start_to_ready_s"])},
             "goals": {"peak_rss": _lt(peak, 60), "idle_cpu": _lt(idle, 1.0), "start_to_ready": _lt(start_to_ready, 1.5)},
         }
+
+
+def _filesystem(path: Path) -> str | None:
+    """The type of the filesystem ``path`` is on (the longest mount point that holds it)."""
+    best, kind = "", None
+    with contextlib.suppress(OSError):
+        real = str(path.resolve())
+        for line in Path("/proc/mounts").read_text().splitlines():
+            fields = line.split()
+            if len(fields) > 2 and (real == fields[1] or real.startswith(fields[1].rstrip("/") + "/")) \
+                    and len(fields[1]) > len(best):
+                best, kind = fields[1], fields[2]
+    return kind
 
 
 def _cpu(pids: list[int]) -> float:

@@ -225,6 +225,8 @@ class Table:
         self._filling = False    # outbox_filling raised, not yet back under the warning level
         self._held = False       # at the cap: no new round until under the warning level
         self._held_deal = False  # a deal was refused during the hold: prompt again when it lifts
+        self._autostart = False  # table.autostart, until every device has said hello
+        self._autostart_logged = False
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -291,8 +293,8 @@ class Table:
             if hasattr(driver, "start"):
                 log.info("starting device %s", name)
                 driver.start()
-        if self.config.table.autostart:
-            self._run_request(Request("open", None))
+        self._autostart = self.config.table.autostart
+        self._maybe_autostart()
         self._flush()
 
     def _loop(self) -> None:
@@ -333,6 +335,7 @@ class Table:
         try:
             if isinstance(item, DeviceEvent):
                 self._device(item)
+                self._maybe_autostart()
             elif isinstance(item, Command):
                 self._command(item)
             elif isinstance(item, Connected):
@@ -456,6 +459,10 @@ class Table:
         name, args = request.name, request.args
         extra: dict[str, Any] = {}
         if name == "open":
+            waiting = self._unsynced()
+            if waiting:
+                raise Refused(f"{', '.join(waiting)} not answered yet since the controller started; "
+                              f"open again in a moment")
             machine.open()
             self._emit("table", {"status": "open"})
         elif name == "close":
@@ -557,6 +564,27 @@ class Table:
                         f"{level} events are waiting for the broker (cap {cap}): the table deals no new "
                         f"round until they are acknowledged; nothing is dropped",
                         f"finish the round in progress; deal resumes when the backlog is under {warn // 2}")
+
+    def _unsynced(self) -> list[str]:
+        """Devices that have not said hello to this process yet (``synced`` of
+        drivers.serial_driver). Until they have, a frame a device queued for a
+        controller process that is gone may still come; the dealer must not be
+        asked for anything before it has (docs/internals.md, "Store and forward")."""
+        return sorted(name for name, driver in self.drivers.items() if not getattr(driver, "synced", True))
+
+    def _maybe_autostart(self) -> None:
+        """``table.autostart``: open (start the deck check) once every device is in sync."""
+        if not self._autostart:
+            return
+        waiting = self._unsynced()
+        if waiting:
+            if not self._autostart_logged:
+                self._autostart_logged = True
+                log.info("autostart: waiting for %s to answer", ", ".join(waiting))
+            return
+        self._autostart = False
+        if self.machine is not None and self.machine.state == "closed":
+            self._run_request(Request("open", None))
 
     def _press(self, name: str) -> None:
         """A dealer's button (GPIO or ``cmd/button``). At the outbox cap ``deal``

@@ -14,7 +14,9 @@ hello (its answer to the ``S`` sent on opening the line) the driver
 acknowledges data frames, so the device moves on, and drops them. Only the
 first opening of a driver does this: after a cable is unplugged and plugged
 back in, a frame pending from before belongs to the same round and is
-delivered (docs/protocols.md, a frame pending gets fresh tries).
+delivered (docs/protocols.md, a frame pending gets fresh tries). The table
+opens only once every driver is :attr:`~SerialDeviceDriver.synced`, so no
+frame of this process's own can be queued behind an old one.
 """
 
 from __future__ import annotations
@@ -100,6 +102,12 @@ class SerialDeviceDriver:
     def stats(self) -> dict:
         """Frames in/out, retransmits, duplicates, NAKs, lost frames, drops by reason."""
         return self._link.stats
+
+    @property
+    def synced(self) -> bool:
+        """The device has said hello to this process: whatever it sends from now
+        on was sent to this process (the table waits for it before it opens)."""
+        return not self._before_hello
 
     def request_status(self) -> None:
         """Ask the device to say hello (``S``): its answer is a DeviceOnline."""

@@ -61,6 +61,9 @@ def test_throughput_figures_and_ratios(result: dict) -> None:
     assert _number(thr["ratios"]["controller_cpu_to_bare"])
     if thr["journal_tmpfs"] is not None:
         assert _number(thr["ratios"]["rounds_per_s_disk_to_tmpfs"])
+    par = thr["parallel"]
+    assert par["tables"] == 2 and _number(par["rounds_per_s"]) and _number(par["cpu_s_per_1000_rounds"]["all"])
+    assert _number(thr["ratios"]["parallel_to_one"])
     assert "rounds_per_s" in thr["goals"]
 
 

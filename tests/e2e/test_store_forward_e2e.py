@@ -219,6 +219,7 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
     ready_s: list[float] = []
     online_s: list[float] = []
     killed_in: dict[str, int] = {}   # the machine's state at each kill, as the journal last recorded it
+    spawn_walls: list[float] = []
     started = time.monotonic()
     try:
         _first_line(sim, "tablectl sim: shoe at")
@@ -235,6 +236,7 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
             online_s.append(next(t for t, s in pit.on("/status") if s["online"] and s["birth"] == i + 1)
                             - spawned)
             boundaries.append(boundary)
+            spawn_walls.append(spawned_wall)
             if boundary > 1:
                 pit.wait_seqs(boundary, timeout=30)
                 _check_restart(_journal(db), pit, boundary, interrupted, spawned_wall, db)
@@ -298,6 +300,12 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
         assert checks and checks[-1]["data"]["ok"], f"round {start['data']['round']} after restart at {b}"
         checked += 1
     assert checked >= KILLS // 2 and voided, (checked, voided)
+    # process start -> the table opened (its deck check prompt), once the devices said hello
+    # (a process killed before its devices answered never opened: left out)
+    ends = [*boundaries[1:], seqs[-1] + 1]
+    opened_s = sorted(e["ts"] - wall for b, end, wall in zip(boundaries, ends, spawn_walls, strict=True)
+                      for e in envelopes[b - 1:end - 1]
+                      if e["kind"] == "transition" and e["data"]["from"] == "closed")
     ready_s.sort()
     online_s.sort()
     print(f"\n{KILLS} SIGKILLs in {took:.1f} s, killed in {killed_in}: {len(seqs)} events, {results} results, "
@@ -306,4 +314,5 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
           f"{checked} restarts went on to a round, each after a passing deck check; {pit.duplicates} duplicates "
           f"dropped by the pit; process start -> READY line median {ready_s[len(ready_s) // 2]:.3f} s, "
           f"max {ready_s[-1]:.3f} s; -> birth (status online) at the pit median "
-          f"{online_s[len(online_s) // 2]:.3f} s, max {online_s[-1]:.3f} s")
+          f"{online_s[len(online_s) // 2]:.3f} s, max {online_s[-1]:.3f} s; -> deck check asked for "
+          f"median {opened_s[len(opened_s) // 2]:.3f} s, max {opened_s[-1]:.3f} s")
