@@ -18,7 +18,7 @@ import logging
 import queue
 from collections.abc import Iterable
 
-from gpiozero import LED, Button
+from gpiozero import LED, DigitalInputDevice
 
 from drivers.events import ButtonPressed
 
@@ -49,14 +49,18 @@ class TableGpio:
         if unknown:
             raise ValueError(f"button lights for buttons that do not exist: {unknown}")
         self.inbox = inbox
-        self._buttons: dict[str, Button] = {}
+        self._buttons: dict[str, DigitalInputDevice] = {}
         self._button_leds: dict[str, LED] = {}
         self._action: dict[int, LED] = {}
         self._player_dealer: dict[int, LED] = {}
         try:
             for name, pin in buttons.items():
-                button = Button(pin, bounce_time=bounce_time)
-                button.when_pressed = self._pressed_callback(name)
+                # A Button without its hold detection: gpiozero's Button runs a thread per
+                # button that wakes ten times a second to look for a hold (HoldThread),
+                # three quarters of an idle table's CPU (`tablectl bench`, footprint); we
+                # never use holds. Same wiring as Button: pulled up, pressed = pulled low.
+                button = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_time)
+                button.when_activated = self._pressed_callback(name)
                 self._buttons[name] = button
             self._button_leds = {name: LED(pin) for name, pin in button_leds.items()}
             self._action = {seat: LED(pin) for seat, pin in action_lights.items()}
