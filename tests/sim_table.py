@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.app import build_controller, mock_press
 from controller.cli import REPO_CONFIG, sim_config
-from controller.config import load_config
+from controller.config import load_config, parse_config
 from controller.pit_client import PitClient
 from games.decks import SPECS
 from hw_sim.rig import SimRig
@@ -112,3 +112,18 @@ class SimTable:
 
     def results(self) -> int:
         return len(self.events("result"))
+
+
+def sim_config_file(tmp_path: Path, port: int, **replace: str) -> Path:
+    """The example sim config, pointed at this test's broker, with its devices and
+    journal under ``tmp_path``; ``replace`` swaps further text. Checked before use."""
+    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
+    text = text.replace("port = 1883", f"port = {port}")
+    text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
+    text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    parse_config(text, str(path))  # the edited example is still valid
+    return path

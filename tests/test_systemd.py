@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 from mqtt_support import RunningBroker
+from sim_table import sim_config_file
 
-from controller.cli import REPO_CONFIG, _Watchdog, watchdog_problems
-from controller.config import parse_config
+from controller.cli import _Watchdog, watchdog_problems
 from controller.sdnotify import notify, watchdog_interval
 from controller.table import Health
 
@@ -396,15 +396,8 @@ def _stop(proc: subprocess.Popen | None) -> None:
 def _table_config(tmp_path: Path, port: int) -> Path:
     """The simulated baccarat table on this test's broker, devices under tmp_path,
     and a heartbeat timeout of 2 s (the simulator beats every second)."""
-    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
-    text = text.replace("port = 1883", f"port = {port}")
-    text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
-    text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')
-    text = text.replace("heartbeat_timeout = 3.0", "heartbeat_timeout = 2.0")
-    assert text.count("heartbeat_timeout = 2.0") == 2
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    parse_config(text, str(path))
+    path = sim_config_file(tmp_path, port, **{"heartbeat_timeout = 3.0": "heartbeat_timeout = 2.0"})
+    assert path.read_text().count("heartbeat_timeout = 2.0") == 2
     return path
 
 

@@ -9,9 +9,6 @@ import logging
 import re
 import sqlite3
 
-import pytest
-from sim_table import SimTable
-
 from controller.schemas import validate_event
 from games.cards import card as parse_card
 
@@ -55,19 +52,6 @@ def _rounds(events: list[dict]) -> dict[int, dict]:
         elif e["kind"] == "void":
             r["void"] = True
     return rounds
-
-
-@pytest.fixture
-def table_factory(broker, tmp_path):
-    made: list[SimTable] = []
-
-    def make(**kw) -> SimTable:
-        t = SimTable(broker, tmp_path / f"t{len(made)}", **kw)
-        made.append(t)
-        return t
-    yield make
-    for t in made:
-        t.stop()
 
 
 def test_200_seeded_rounds_contiguous_valid_and_recomputed(table_factory):

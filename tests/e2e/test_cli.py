@@ -8,10 +8,10 @@ import signal
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from mqtt_support import Subscriber
+from sim_table import sim_config_file
 
 from controller.cli import REPO_CONFIG
 from controller.config import ConfigError, parse_config
@@ -88,21 +88,12 @@ def test_watch_rejects_a_bad_broker_address():
     assert proc.returncode == 2 and "port must be a number" in proc.stderr
 
 
-def _sim_config(tmp_path: Path, port: int) -> Path:
-    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
-    text = text.replace("port = 1883", f"port = {port}")
-    text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
-    text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    parse_config(text, str(path))  # the edited example is still valid
-    return path
 
 
 def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
     """`tablectl sim` makes the devices appear at the configured paths; `tablectl run`
     opens them as it would real hardware; `tablectl watch` shows the pit's view."""
-    config = _sim_config(tmp_path, broker.port)
+    config = sim_config_file(tmp_path, broker.port)
     results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
     sim = _start(["sim", "--config", str(config), "--seed", "9"])
     run = watch = None

@@ -35,16 +35,8 @@ from drivers.link import Link
 
 
 @pytest.fixture
-def make(broker, tmp_path):
-    made: list[SimTable] = []
-
-    def make(**kw) -> SimTable:
-        t = SimTable(broker, tmp_path / f"t{len(made)}", **kw)
-        made.append(t)
-        return t
-    yield make
-    for t in made:
-        t.stop()
+def make(table_factory):
+    return table_factory
 
 
 def command(table: SimTable, name: str, payload: dict, timeout: float = 10.0) -> dict:

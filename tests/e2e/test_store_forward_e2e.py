@@ -21,10 +21,8 @@ import time
 from pathlib import Path
 
 from mqtt_support import EventLog, RunningBroker
-from sim_table import SimTable
+from sim_table import SimTable, sim_config_file
 
-from controller.cli import REPO_CONFIG
-from controller.config import parse_config
 from controller.schemas import validate_event
 
 TABLE = "bac-sim-01"
@@ -149,15 +147,6 @@ KILLS = 20
 SEED = 20240607
 
 
-def _config(tmp_path: Path, port: int) -> Path:
-    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
-    text = text.replace("port = 1883", f"port = {port}")
-    text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
-    text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    parse_config(text, str(path))
-    return path
 
 
 def _spawn(args: list[str], log: Path) -> subprocess.Popen:
@@ -210,7 +199,7 @@ def _check_restart(rows, pit: EventLog, boundary: int, interrupted: int | None, 
 
 
 def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: RunningBroker):
-    config = _config(tmp_path, broker.port)
+    config = sim_config_file(tmp_path, broker.port)
     db = tmp_path / "journal.db"
     pit = EventLog(broker.host, broker.port, f"{BASE}/#", client_id="pit-crash")
     rng = random.Random(SEED)
