@@ -8,6 +8,7 @@ may pause, kill or restart it without disturbing another. It listens on
 from __future__ import annotations
 
 import os
+import pwd
 import signal
 import tempfile
 from collections.abc import Callable, Iterator
@@ -63,7 +64,11 @@ def persistent_broker() -> Iterator[RunningBroker]:
     with tempfile.TemporaryDirectory(prefix="tablectl-test-pbroker-") as tmp:
         port = free_port()
         conf = Path(tmp) / "mosquitto.conf"
+        # ``user``: Mosquitto started as root drops to the "mosquitto" user unless told
+        # otherwise, and then cannot write its database into this root-only temporary
+        # directory: persistence would fail silently and a restart forget every session.
         conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+                        f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
                         f"persistence_location {tmp}/\nmax_queued_messages 1000000\nlog_dest none\n")
         running = RunningBroker("127.0.0.1", port, conf)
         running.start()
