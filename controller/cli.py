@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--prefix", default="casino")
     w.add_argument("--table", default="+", help="table id (default: every table)")
     w.add_argument("-v", "--verbose", action="store_true")
+    w.add_argument("--replay", action="store_true",
+                   help="ask the table (cmd/replay) for every gap in seq it sees; the broker's ACL must "
+                        "let this client publish on cmd/replay")
     w.set_defaults(func=cmd_watch)
 
     from controller import bench  # no hw_sim at import: only its simulator workers load it
@@ -134,12 +137,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         took = time.monotonic() - started
         seqs = view.seqs
         print(f"{view.results} rounds in {took:.1f} s; {seqs.last.get(cfg.table.id, 0)} events, "
-              f"{seqs.gaps} missing, {seqs.duplicates} duplicates", flush=True)
+              f"{seqs.missing()} missing, {seqs.duplicates} duplicates", flush=True)
         if not ok:
             print(f"tablectl demo: only {view.results} of {args.rounds} rounds within {args.timeout:.0f} s",
                   file=sys.stderr)
             return 1
-        return 0 if seqs.gaps == 0 else 1
+        return 0 if seqs.missing() == 0 else 1
 
 
 def sim_config(cfg: Config, urls: dict[str, str], host: str, port: int, journal: Path) -> Config:
@@ -315,18 +318,32 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     def on_event(topic: str, env: dict) -> None:
         if "/event/" not in topic:
+            if topic.endswith("/reply"):
+                with lock:
+                    print(view.reply_line(topic, env), flush=True)
+                return
             with lock:
                 print(view.status_line(topic, env), flush=True)
             return
         with lock:
             for line in view.feed(env):
                 print(line, flush=True)
+            gaps = view.seqs.take_gaps()
+            for table, first, last in gaps:
+                what = "asking for a replay" if args.replay else "tablectl watch --replay would ask for them"
+                print(f"[{table}] GAP: seqs {first}-{last} missing; {what}", flush=True)
+        if args.replay:  # outside the lock: paho's publish may wait for its own lock
+            for table, first, last in gaps:
+                pit.publish(f"{args.prefix}/{table}/cmd/replay",
+                            {"id": f"watch-{first}-{last}", "from": first, "to": last})
 
     def on_bad(topic: str, payload: bytes) -> None:
         print(f"[{topic}] not JSON ({len(payload)} bytes)", flush=True)
 
     base = f"{args.prefix}/{args.table}"
-    pit = PitClient(host, port, [f"{base}/event/#", f"{base}/status"], on_event, on_bad=on_bad).start()
+    topics = [f"{base}/event/#", f"{base}/status"] + ([f"{base}/cmd/replay/reply"] if args.replay else [])
+    pit = PitClient(host, port, topics, on_event, on_bad=on_bad)
+    pit.start()
     print(f"watching {base} on {host}:{port}", flush=True)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

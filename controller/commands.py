@@ -16,7 +16,7 @@ from typing import Any
 from controller.inbox import Command
 from controller.schemas import problems, show, validator
 
-COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "button")
+COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button")
 PAYLOAD_LIMIT = 4096
 """Bytes: a command is a small JSON object; anything bigger is refused unread."""
 

@@ -1,7 +1,8 @@
 """What a pit subscriber sees, as lines of text: for `tablectl watch` and the demo.
 
-It de-duplicates by ``seq`` (QoS 1 is at least once) and counts gaps, so
-the person watching knows whether they missed anything. A face-down card
+It de-duplicates by ``seq`` (QoS 1 is at least once) and keeps track of
+gaps, so the person watching knows whether they missed anything, and
+`tablectl watch --replay` can ask the table for what is missing. A face-down card
 prints as ``??`` because that is all a subscriber is ever told.
 """
 
@@ -9,24 +10,65 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+REPLAY_LIMIT = 10_000
+"""The most events one ``cmd/replay`` may ask for (controller.table.REPLAY_LIMIT)."""
+
 
 @dataclass
 class SeqTracker:
-    """De-duplication and gap detection per table, by ``seq``."""
+    """De-duplication and gap detection per table, by ``seq``.
+
+    A gap is remembered as ranges of missing seqs, so that an event arriving
+    late (a replay, or a resend after a reconnect) fills its place instead of
+    being taken for a duplicate; :meth:`take_gaps` hands each newly found
+    gap over once, for a ``cmd/replay``.
+    """
 
     last: dict[str, int] = field(default_factory=dict)
     duplicates: int = 0
     gaps: int = 0
+    """Seqs found missing so far (filled or not)."""
+    filled: int = 0
+    """Of those, how many arrived later."""
+    _missing: dict[str, list[list[int]]] = field(default_factory=dict)
+    _new: list[tuple[str, int, int]] = field(default_factory=list)
 
     def accept(self, table: str, seq: int) -> bool:
+        """True the first time ``seq`` of ``table`` is seen."""
         prev = self.last.get(table)
         if prev is not None and seq <= prev:
+            if self._fill(table, seq):
+                self.filled += 1
+                return True
             self.duplicates += 1
             return False
         if prev is not None and seq != prev + 1:
             self.gaps += seq - prev - 1
+            self._missing.setdefault(table, []).append([prev + 1, seq - 1])
+            self._new.append((table, prev + 1, seq - 1))
         self.last[table] = seq
         return True
+
+    def missing(self, table: str | None = None) -> int:
+        """Seqs still missing, of one table or of all."""
+        tables = [table] if table is not None else list(self._missing)
+        return sum(hi - lo + 1 for t in tables for lo, hi in self._missing.get(t, []))
+
+    def take_gaps(self) -> list[tuple[str, int, int]]:
+        """Gaps found since the last call, as ``(table, first, last)``, each at
+        most :data:`REPLAY_LIMIT` long: one ``cmd/replay`` each."""
+        out = [(t, lo, min(lo + REPLAY_LIMIT - 1, hi)) for t, first, hi in self._new
+               for lo in range(first, hi + 1, REPLAY_LIMIT)]
+        self._new.clear()
+        return out
+
+    def _fill(self, table: str, seq: int) -> bool:
+        ranges = self._missing.get(table, [])
+        for i, (lo, hi) in enumerate(ranges):
+            if lo <= seq <= hi:
+                ranges[i:i + 1] = [r for r in ([lo, seq - 1], [seq + 1, hi]) if r[0] <= r[1]]
+                return True
+        return False
 
 
 @dataclass
@@ -94,6 +136,15 @@ class PitView:
                     f"{status.get('version', '')}, next seq {status.get('next_seq')}, "
                     f"devices {_fmt(status.get('devices') or {})}")
         return f"[{table}] OFFLINE (birth {status.get('birth')})"
+
+
+    @staticmethod
+    def reply_line(topic: str, reply: dict) -> str:
+        """A command's reply (``watch --replay`` hears its own)."""
+        parts = topic.split("/")
+        table = parts[-4] if len(parts) >= 4 else topic
+        body = _fmt(reply.get("data") or {}) if reply.get("ok") else f"refused: {reply.get('error')}"
+        return f"[{table}] {reply.get('command')} {reply.get('id')}: {body}"
 
 
 def _fmt(data: dict) -> str:

@@ -48,6 +48,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -153,6 +154,13 @@ drains: memory stays bounded and paho's 16-bit message ids never run out."""
 DRAIN_BATCH = 500
 """Backlog rows read from the journal at a time."""
 
+REPLAY_LIMIT = 10_000
+"""Events one ``cmd/replay`` may ask for: a gap after a broker restart is a few
+hundred at most; a pit that needs a whole day reads the journal instead."""
+
+REPLAYS_QUEUED = 8
+"""Replay requests waiting at once; more are refused until these have gone out."""
+
 HOLD_REASON = ("the outbox is full: the broker has not acknowledged journal.max_undelivered events; "
                "no new round is dealt until the backlog drains")
 
@@ -222,6 +230,7 @@ class Table:
         self._cursor = 0         # the last seq of the backlog handed to paho this session
         self._drain_started = 0.0
         self._drained = 0
+        self._replays: deque[list[int]] = deque()  # [next seq, last seq] of each cmd/replay still going out
         self._filling = False    # outbox_filling raised, not yet back under the warning level
         self._held = False       # at the cap: no new round until under the warning level
         self._held_deal = False  # a deal was refused during the hold: prompt again when it lifts
@@ -388,6 +397,8 @@ class Table:
             else:
                 for event in events:
                     self.publisher.publish_event(event)
+                if self._replays:
+                    self._pump()
             if events and snapshot is not None:
                 self.publisher.publish_state(self._state(snapshot))
         for command, reply in self._replies:
@@ -474,6 +485,8 @@ class Table:
             machine.resume(by="pit")
         elif name == "rebirth":
             extra = self._rebirth()
+        elif name == "replay":
+            extra = self._queue_replay(args["from"], args["to"])
         elif name == "button":
             before = len(self._pending)
             self._press(args["button"])
@@ -504,13 +517,37 @@ class Table:
             self._pump()
         return {"birth": self.publisher.birth, "undelivered": self.journal.undelivered_count}
 
+    def _queue_replay(self, first: int, last: int) -> dict[str, Any]:
+        """``cmd/replay``: a pit that found a gap in ``seq`` (DESIGN.md, MQTT) asks
+        for it again. A broker that acknowledged an event and then lost it (a
+        crash before its persistence was written, a restart without persistence
+        while the pit's copy was in flight) leaves a hole that only the journal
+        can fill: the events go out again, same bytes, on their usual topics,
+        behind any backlog, at most :data:`DRAIN_WINDOW` unacknowledged. The
+        journal holds only what was published, so a replay reveals nothing
+        that was not already revealed."""
+        top = self.journal.next_seq - 1
+        if first > last:
+            raise Refused(f"from {first} is after to {last}")
+        if last - first + 1 > REPLAY_LIMIT:
+            raise Refused(f"{last - first + 1} events asked for, at most {REPLAY_LIMIT} per replay; "
+                          f"ask for the range in parts")
+        if last > top:
+            raise Refused(f"to {last} is beyond the last event journaled, seq {top}")
+        if len(self._replays) >= REPLAYS_QUEUED:
+            raise Refused(f"{len(self._replays)} replays are still going out; ask again when they have")
+        self._replays.append([first, last])
+        return {"from": first, "to": last, "count": last - first + 1,
+                "queued_before": len(self._replays) - 1}
+
     def _pump(self) -> None:
         """Hand the backlog to paho in ``seq`` order, keeping at most
         :data:`DRAIN_WINDOW` publishes unacknowledged; called again as PUBACKs
         come back. Events paho still holds are skipped: paho resends those
         itself, before the table hears of the session (controller.publisher),
         so they stay ahead of these. Ends when the journal has nothing
-        undelivered after the cursor; new events then go out as they come."""
+        undelivered after the cursor; new events then go out as they come.
+        Replays (:meth:`_queue_replay`) go out after the backlog, in the same window."""
         while self._draining and self._online:
             room = DRAIN_WINDOW - self.publisher.in_flight_count()
             if room <= 0:
@@ -521,13 +558,25 @@ class Table:
                 if self._drained:
                     log.info("MQTT: backlog of %d events handed over in %.2f s", self._drained,
                              time.monotonic() - self._drain_started)
-                return
+                break
             held = self.publisher.in_flight()
             for event in batch:
                 if event.seq not in held:
                     self.publisher.publish_event(event)
                     self._drained += 1
             self._cursor = batch[-1].seq
+        while self._replays and self._online and not self._draining:
+            room = DRAIN_WINDOW - self.publisher.in_flight_count()
+            if room <= 0:
+                return
+            span = self._replays[0]
+            batch = self.journal.events(after_seq=span[0] - 1, limit=min(room, DRAIN_BATCH, span[1] - span[0] + 1))
+            for event in batch:
+                self.publisher.publish_event(event)
+            span[0] = batch[-1].seq + 1 if batch else span[1] + 1
+            if span[0] > span[1]:
+                self._replays.popleft()
+                log.info("MQTT: replay up to seq %d handed over", span[1])
 
     # -- the outbox cap ----------------------------------------------------------
 

@@ -9,9 +9,25 @@ def env(seq: int, kind: str, data: dict, table: str = "t1") -> dict:
 
 def test_seq_tracker_counts_duplicates_and_gaps_per_table():
     t = SeqTracker()
-    assert [t.accept("a", s) for s in (1, 2, 2, 5, 3, 6)] == [True, True, False, True, False, True]
+    # 3 and 4 are missing when 5 comes; 3 arrives late and fills its place; 3 again is a duplicate
+    assert [t.accept("a", s) for s in (1, 2, 2, 5, 3, 6, 3)] == [True, True, False, True, True, True, False]
     assert t.accept("b", 7)  # another table has its own sequence
-    assert (t.duplicates, t.gaps) == (2, 2)
+    assert (t.duplicates, t.gaps, t.filled) == (2, 2, 1)
+    assert (t.missing("a"), t.missing("b"), t.missing()) == (1, 0, 1)
+    assert t.take_gaps() == [("a", 3, 4)]
+    assert t.take_gaps() == []  # each gap is handed over once
+    assert t.accept("a", 4) and t.missing() == 0
+
+
+def test_a_long_gap_is_asked_for_in_replays_of_at_most_the_limit():
+    t = SeqTracker()
+    t.accept("a", 1)
+    t.accept("a", 25_002)  # 2 .. 25001 missing: 25,000 seqs
+    assert t.take_gaps() == [("a", 2, 10_001), ("a", 10_002, 20_001), ("a", 20_002, 25_001)]
+    # a fill in the middle splits the range
+    assert t.accept("a", 500) and t.missing("a") == 24_999
+    assert t.accept("a", 499) and t.accept("a", 501) and not t.accept("a", 500)
+    assert t.missing("a") == 24_997
 
 
 def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():

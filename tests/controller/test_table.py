@@ -7,6 +7,7 @@ journal file as another process would read it.
 
 from __future__ import annotations
 
+import json
 import queue
 import re
 import socket
@@ -238,7 +239,15 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
                                  "line 1 column 2 (char 1)"),
     ("open", b"[1]", None, "the payload must be a JSON object"),
     ("frobnicate", b'{"id": "x1"}', "x1", "unknown command 'frobnicate': the commands are open, close, void, "
-                                          "resume, rebirth, button"),
+                                          "resume, rebirth, replay, button"),
+    ("replay", b'{"id": "r1", "to": 3}', "r1", "bad replay command: from: is required"),
+    ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1 (got 0)"),
+    ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", 'bad replay command: from: must be an integer (got "1")'),
+    ("replay", b'{"id": "r4", "from": 5, "to": 3}', "r4", "refused: from 5 is after to 3"),
+    ("replay", b'{"id": "r5", "from": 1, "to": 10001}', "r5", "refused: 10001 events asked for, at most 10000 "
+                                                           "per replay; ask for the range in parts"),
+    ("replay", b'{"id": "r6", "from": 1, "to": 500}', "r6", "refused: to 500 is beyond the last event journaled, "
+                                                         "seq "),
     ("void", b'{"id": 5}', 5, "bad void command: reason: is required"),
     ("void", b'{"id": "v", "reason": "dealer error"}', "v", "refused: no round in progress to void "
                                                             "(state closed)"),
@@ -332,6 +341,36 @@ def test_a_restart_mid_round_voids_the_round_and_numbers_on(make_table, tmp_path
     load_shoe(second)
     deal(second, "")
     assert second.event("round_start")["data"]["round"] == 2
+
+
+def test_replay_sends_journaled_events_again_with_the_same_bytes(make_table, subscriber) -> None:
+    h = make_table()
+    load_shoe(h)
+    deal(h, "2H 3D 4S 5C")
+    h.event("action_button")
+    late = subscriber(f"{TOPIC}/event/#")  # a pit screen that came up after the round: it missed all of it
+    with sqlite3.connect(h.journal_path) as db:
+        journal = dict(db.execute("SELECT seq, envelope FROM events").fetchall())
+    down = next(s for s, text in journal.items() if '"kind":"card"' in text and '"face":"down"' in text)
+    first, last = down - 3, down + 2  # the face-down card and its reveal among them
+    reply = h.command("replay", {"id": "gap-1", "from": first, "to": last})
+    assert reply == {"id": "gap-1", "command": "replay", "ok": True,
+                     "data": {"state": "result", "round": 1, "from": first, "to": last, "count": 6,
+                              "queued_before": 0}}
+    got = {}
+    while len(got) < 6:
+        m = late.get()
+        seq = m.json()["seq"]
+        if seq <= last:
+            assert seq not in got, "each asked-for event once"
+            got[seq] = m
+    assert sorted(got) == list(range(first, last + 1))
+    for seq, m in got.items():  # the same bytes, on the event's own topic
+        assert m.payload == journal[seq].encode() and m.topic == f"{TOPIC}/event/{m.json()['kind']}"
+    # the face-down card stays face down in the replay: it was journaled as it was published
+    assert m.qos == 1 and json.loads(got[down].payload)["data"] == {"hand": "banker", "position": 2, "face": "down"}
+    assert h.event("command", lambda d: d["name"] == "replay")["data"] == {
+        "name": "replay", "id": "gap-1", "ok": True, "error": None}
 
 
 def test_events_made_while_the_line_is_down_arrive_in_order(make_table) -> None:
