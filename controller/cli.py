@@ -80,6 +80,12 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--replay", action="store_true",
                    help="ask the table (cmd/replay) for every gap in seq it sees; the broker's ACL must "
                         "let this client publish on cmd/replay")
+    w.add_argument("--user", help="MQTT user name (a pit broker's pit-view, config/acl)")
+    w.add_argument("--password-file", type=Path, metavar="FILE",
+                   help="a file holding the MQTT password (never on the command line, where ps shows it)")
+    w.add_argument("--since", type=int, metavar="SEQ",
+                   help="every event from this seq on is wanted: with --replay, what came before "
+                        "watch started is asked for too (a screen catching up on the shoe)")
     w.set_defaults(func=cmd_watch)
 
     from controller import bench  # no hw_sim at import: only its simulator workers load it
@@ -313,7 +319,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tablectl watch: {exc}", file=sys.stderr)
         return 2
+    if args.since is not None and args.since < 1:
+        print(f"tablectl watch: --since {args.since}: a seq starts at 1", file=sys.stderr)
+        return 2
+    password = None
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text().strip()
+        except OSError as exc:
+            print(f"tablectl watch: --password-file: {exc.strerror}: {args.password_file}", file=sys.stderr)
+            return 2
     view = PitView(verbose=args.verbose)
+    view.seqs.since = args.since
     lock = threading.Lock()
 
     def on_event(topic: str, env: dict) -> None:
@@ -326,8 +343,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 print(view.status_line(topic, env), flush=True)
             return
         with lock:
+            filled = view.seqs.filled
             for line in view.feed(env):
                 print(line, flush=True)
+            table = str(env.get("table", "?"))
+            if view.seqs.filled > filled and view.seqs.missing(table) == 0:
+                print(f"[{table}] no gap left: every seq up to {view.seqs.last[table]} received", flush=True)
             gaps = view.seqs.take_gaps()
             for table, first, last in gaps:
                 what = "asking for a replay" if args.replay else "tablectl watch --replay would ask for them"
@@ -342,14 +363,22 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     base = f"{args.prefix}/{args.table}"
     topics = [f"{base}/event/#", f"{base}/status"] + ([f"{base}/cmd/replay/reply"] if args.replay else [])
-    pit = PitClient(host, port, topics, on_event, on_bad=on_bad)
-    pit.start()
+    pit = PitClient(host, port, topics, on_event, on_bad=on_bad, username=args.user, password=password)
+    try:
+        pit.start()
+    except (RuntimeError, OSError) as exc:
+        print(f"tablectl watch: {exc}", file=sys.stderr)
+        return 1
     print(f"watching {base} on {host}:{port}", flush=True)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     stop.wait()
     pit.stop()
+    seqs = view.seqs
+    print(f"watch: {len(seqs.last)} tables; {seqs.gaps} seqs found missing, "
+          f"{seqs.filled} of them filled later, {seqs.missing()} still missing; "
+          f"{seqs.duplicates} duplicates dropped", flush=True)
     return 0
 
 

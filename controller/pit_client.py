@@ -35,22 +35,30 @@ class PitClient:
 
     def __init__(self, host: str, port: int, topics: list[str],
                  on_event: Callable[[str, dict], None], *, client_id: str = "",
-                 on_bad: Callable[[str, bytes], None] | None = None) -> None:
+                 on_bad: Callable[[str, bytes], None] | None = None,
+                 username: str | None = None, password: str | None = None) -> None:
         self.topics = topics
         self.on_event = on_event
         self.on_bad = on_bad
         self.connected = threading.Event()
+        self.refused: str | None = None  # the broker's reason, when it refused the connection
+        self._answered = threading.Event()  # subscribed, or refused: either way start() knows
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_socket_open = tcp_no_delay
+        if username is not None:
+            self.client.username_pw_set(username, password)
         self.host, self.port = host, port
 
     def start(self, timeout: float = 10.0) -> PitClient:
         self.client.connect(self.host, self.port, keepalive=30)
         self.client.loop_start()
-        if not self.connected.wait(timeout):
-            raise RuntimeError(f"pit subscriber could not subscribe on {self.host}:{self.port}")
+        self._answered.wait(timeout)
+        if not self.connected.is_set():
+            self.client.loop_stop()
+            why = f": the broker refused the connection: {self.refused}" if self.refused else ""
+            raise RuntimeError(f"pit subscriber could not subscribe on {self.host}:{self.port}{why}")
         return self
 
     def stop(self) -> None:
@@ -62,11 +70,13 @@ class PitClient:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
+            self.refused = str(reason_code)
             log.error("pit subscriber refused by broker: %s", reason_code)
+            self._answered.set()
             return
         result, _ = client.subscribe([(t, 1) for t in self.topics])
         if result == mqtt.MQTT_ERR_SUCCESS:
-            client.on_subscribe = lambda *a: self.connected.set()
+            client.on_subscribe = lambda *a: (self.connected.set(), self._answered.set())
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
         try:

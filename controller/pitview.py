@@ -30,12 +30,16 @@ class SeqTracker:
     """Seqs found missing so far (filled or not)."""
     filled: int = 0
     """Of those, how many arrived later."""
+    since: int | None = None
+    """Every seq from this one on is wanted: a table's first event after it is a gap."""
     _missing: dict[str, list[list[int]]] = field(default_factory=dict)
     _new: list[tuple[str, int, int]] = field(default_factory=list)
 
     def accept(self, table: str, seq: int) -> bool:
         """True the first time ``seq`` of ``table`` is seen."""
         prev = self.last.get(table)
+        if prev is None and self.since is not None and seq > self.since:
+            prev = self.since - 1
         if prev is not None and seq <= prev:
             if self._fill(table, seq):
                 self.filled += 1

@@ -9,8 +9,10 @@ when that one arrives the refused one would already have.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -129,6 +131,38 @@ def test_pit_supervisors_command_and_viewers_only_read(pit: Pit) -> None:
     assert got == ["casino/bac-01/cmd/void"]
     for refused in (pit.connect("pit-view"), pit.connect("bac-02")):
         refused.publish("casino/bac-01/cmd/close", b"{}", qos=1).wait_for_publish(WAIT)
+    pit.connect("bac-02").publish("casino/bac-01/cmd/replay", b"{}", qos=1).wait_for_publish(WAIT)
+    # a viewer may ask for a gap again (cmd/replay) and nothing else
+    pit.connect("pit-view").publish("casino/bac-01/cmd/replay", b'{"v": 1}', qos=1).wait_for_publish(WAIT)
     supervisor.publish("casino/bac-01/cmd/resume", b"{}", qos=1).wait_for_publish(WAIT)
     table_cmds.wait_for(lambda m: m.topic == "casino/bac-01/cmd/resume")
-    assert "casino/bac-01/cmd/close" not in [m.topic for m in table_cmds.seen]
+    topics = [(m.topic, m.payload) for m in table_cmds.seen]
+    assert "casino/bac-01/cmd/close" not in [t for t, _ in topics]
+    assert [p for t, p in topics if t.endswith("/replay")] == [b'{"v": 1}']
+
+
+def test_watch_logs_in_as_pit_view_and_a_wrong_password_is_named(pit: Pit, tmp_path: Path) -> None:
+    """`tablectl watch --user --password-file` against the example broker: the pit's
+    view logs in and prints what the table publishes; a wrong password is a clear exit 1."""
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    good.write_text(USERS["pit-view"] + "\n")
+    bad.write_text("not-the-password\n")
+    address = f"{pit.broker.host}:{pit.broker.port}"
+    watch = subprocess.Popen([sys.executable, "-m", "controller.cli", "watch", "--broker", address,
+                              "--user", "pit-view", "--password-file", str(good)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert watch.stdout.readline().startswith("watching casino/+ on ")
+        table = pit.connect("bac-01")
+        event = {"seq": 7, "ts": 0.0, "table": "bac-01", "round": 2, "kind": "table", "data": {"status": "open"}}
+        table.publish("casino/bac-01/event/table", json.dumps(event), qos=1).wait_for_publish(WAIT)
+        assert watch.stdout.readline().strip() == "[bac-01 #7] table: status=open"
+    finally:
+        watch.terminate()
+        watch.wait(15)
+    refused = subprocess.run([sys.executable, "-m", "controller.cli", "watch", "--broker", address,
+                              "--user", "pit-view", "--password-file", str(bad)],
+                             capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 1
+    assert "the broker refused the connection: Not authorized" in refused.stderr, refused.stderr
+    assert "not-the-password" not in refused.stderr + refused.stdout  # a secret never printed

@@ -108,6 +108,21 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
         assert any("round 1" in line for line in seen)
         for _ in range(5):
             assert results.get(30).json()["kind"] == "result"
+        # A pit screen that comes up late and wants the shoe from its first event: the gap
+        # before its first live event is asked for with cmd/replay and filled from the journal.
+        late = _start(["watch", "--broker", f"{broker.host}:{broker.port}", "--table", "bac-sim-01",
+                       "--replay", "--since", "1"])
+        seen = _lines_until(late, r"no gap left: every seq up to \d+ received")
+        gap = next(re.search(r"GAP: seqs 1-(\d+) missing; asking for a replay", line) for line in seen
+                   if "GAP" in line)
+        assert gap, seen
+        _lines_until(late, rf"replay watch-1-{gap.group(1)}: .*from=1, to={gap.group(1)}, count={gap.group(1)}")
+        assert any("round 1: player-dealer seat" in line for line in seen), "the replayed start of the shoe"
+        late.send_signal(signal.SIGTERM)
+        out, _ = late.communicate(timeout=15)
+        summary = re.search(r"watch: 1 tables; (\d+) seqs found missing, (\d+) of them filled later, "
+                            r"0 still missing", out)
+        assert summary and summary.group(1) == summary.group(2) == gap.group(1), out[-500:]
         run.send_signal(signal.SIGTERM)
         assert run.wait(30) == 0
         status = Subscriber(broker.host, broker.port, "casino/bac-sim-01/status").get(10).json()

@@ -90,6 +90,9 @@ def test_broker_down_20_s_while_the_dealer_deals_loses_nothing(persistent_broker
         print(f"\nlast seq before the broker stops: {before}")
         broker.stop()
         stopped = time.monotonic()
+        # The broker wrote its sessions down as it stopped (a broker that cannot write its
+        # persistence file forgets the pit's session, and with it what it had in flight).
+        assert (broker.conf.parent / "mosquitto.db").exists(), "the broker saved nothing"
         time.sleep(OUTAGE)  # the outage itself: the table deals on meanwhile
         rows = _journal(journal)
         at_start, undelivered = rows[-1][0], sum(1 for *_, d in rows if not d)
