@@ -102,7 +102,7 @@ MALFORMED = [
     ("void", b'["reason"]', None, 'the payload must be a JSON object such as {"id": "r1"}, not list ["reason"]'),
     ("resume", b"42", None, 'the payload must be a JSON object such as {"id": "r1"}, not int 42'),
     ("frobnicate", b'{"id": "u1"}', "u1",
-     "unknown command 'frobnicate': the commands are open, close, void, resume, rebirth, button"),
+     "unknown command 'frobnicate': the commands are open, close, void, resume, rebirth, replay, button"),
     ("void", b'{"id": "m1"}', "m1", "bad void command: reason: is required"),
     ("open", b'{"id": "e1", "force": true}', "e1", "bad open command: force: unknown key (allowed: id)"),
     ("rebirth", b'{"id": "e2", "full": 1}', "e2", "bad rebirth command: full: unknown key (allowed: id)"),
@@ -182,6 +182,21 @@ def test_every_pit_command_with_its_reply_and_state_change(table):
     assert reborn["online"] and reborn["birth"] == status["birth"]
     assert reborn["ts"] > status["ts"] and reborn["next_seq"] > status["next_seq"]
     assert reborn["devices"] == {"shoe": "online", "shuffler": "online"}
+
+    # replay: the close's events again, as they were; nothing changes
+    def copies(seq: int) -> list[dict]:
+        with table.cond:
+            return [m for t, m in table.messages if "/event/" in t and m["seq"] == seq]
+    span = range(start + 1, audit["seq"] + 1)
+    assert all(len(copies(s)) == 1 for s in span)
+    reply = send(table, "replay", {"id": "p1", "from": span[0], "to": span[-1]})
+    assert reply == {"id": "p1", "command": "replay", "ok": True,
+                     "data": {"state": "deck_check", "round": None, "from": span[0], "to": span[-1],
+                              "count": len(span), "queued_before": 0}}
+    table.wait_for(lambda ev: all(len(copies(s)) == 2 for s in span), what="the replayed events")
+    assert all(copies(s)[0] == copies(s)[1] for s in span)
+    replayed = table.wait_event("command", lambda d: d["id"] == "p1")
+    assert state_at(table, replayed["seq"])["state"] == "deck_check"
 
     # void: the dealer deals round 1's first card; the pit voids the round
     held = table.dealer.hold_at("card", 2)
