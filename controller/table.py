@@ -297,6 +297,7 @@ class Table:
         self._void_interrupted_round()
         first_round = (self.journal.last_round() or 0) + 1
         self.machine = self.machine_factory(self.config, self._emit, first_round)
+        self._restore_rotation()
         self.publisher.start(birth)
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -380,8 +381,11 @@ class Table:
         events: list[Event] = []
         if self._pending:
             pending, self._pending = self._pending, []
-            events = self.journal.append_many(pending, meta={"state": machine.state, "round": machine.round,
-                                                             "round_open": _round_open(machine)})
+            meta = {"state": machine.state, "round": machine.round, "round_open": _round_open(machine)}
+            rotation = getattr(machine, "rotation", None)
+            if rotation is not None:
+                meta["player_dealer"] = rotation.saved()
+            events = self.journal.append_many(pending, meta=meta)
         if changed:
             self._lights = lights
             missing = self._show(lights)
@@ -701,6 +705,26 @@ class Table:
             self._tell(self.journal.append_many(
                 [Pending("void", rnd, {"round": rnd, "reason": reason, "by": "controller"}, time.time())],
                 meta={"state": "closed", "round": None, "round_open": False}))
+
+    def _restore_rotation(self) -> None:
+        """Who held the player-dealer position, and for how many rounds, goes on
+        across a restart (games.round.PlayerDealerRotation.saved): the limit of two
+        consecutive rounds holds whatever happens to the controller."""
+        rotation = getattr(self.machine, "rotation", None)
+        saved = self.journal.meta("player_dealer")
+        if rotation is None or saved is None:
+            return
+        why = rotation.restore(saved)
+        if why is not None:
+            log.warning("player-dealer rotation not carried over (%s): it starts again at seat %d", why,
+                        rotation.seat)
+            self._alarm("player_dealer_reset", "warning",
+                        f"the player-dealer rotation could not be carried over from before the restart ({why}); "
+                        f"seat {rotation.seat} holds the deal with no rounds counted",
+                        "check who banked the last rounds; pass the deal if that seat has banked two")
+            return
+        self._emit("player_dealer", {"seat": rotation.seat, "consecutive": rotation.consecutive,
+                                     "change": "restored"})
 
     def _tell(self, events: list[Event]) -> None:
         """The local listeners, in seq order; one that fails is logged, never fatal."""

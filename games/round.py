@@ -259,6 +259,30 @@ class PlayerDealerRotation:
     def snapshot(self) -> dict:
         return {"seat": self.seat, "consecutive": self.consecutive, "offered": self.offered}
 
+    def saved(self) -> dict:
+        """Everything the rotation knows, for the journal: a restarted controller
+        must not hand a seat a third consecutive round (the limit of "Player-dealer
+        and Deal") because it forgot the two before the restart."""
+        return {"seats": self.seats, "seat": self.seat, "consecutive": self.consecutive,
+                "offered": self.offered, "origin": self.origin, "barred": self.barred}
+
+    def restore(self, saved: object) -> str | None:
+        """Take up a :meth:`saved` rotation; None when done, else why it was not
+        (the table then starts again from its configured seat, and says so)."""
+        if not isinstance(saved, dict):
+            return f"not a saved rotation: {type(saved).__name__}"
+        if saved.get("seats") != self.seats:
+            return f"saved for {saved.get('seats')} seats, the table now has {self.seats}"
+        seat, consecutive = saved.get("seat"), saved.get("consecutive")
+        seats_ok = all(v is None or (type(v) is int and 1 <= v <= self.seats)
+                       for v in (saved.get("offered"), saved.get("origin"), saved.get("barred")))
+        if type(seat) is not int or not 1 <= seat <= self.seats or type(consecutive) is not int \
+                or not 0 <= consecutive <= MAX_CONSECUTIVE or not seats_ok:
+            return f"not a valid rotation: {saved}"
+        self.seat, self.consecutive = seat, consecutive
+        self.offered, self.origin, self.barred = saved.get("offered"), saved.get("origin"), saved.get("barred")
+        return None
+
     def _offer_from(self, origin: int) -> dict:
         self.origin = origin
         self.offered = self.next_seat(origin)

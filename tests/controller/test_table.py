@@ -343,6 +343,45 @@ def test_a_restart_mid_round_voids_the_round_and_numbers_on(make_table, tmp_path
     assert second.event("round_start")["data"]["round"] == 2
 
 
+def test_the_player_dealer_count_survives_a_restart(make_table) -> None:
+    """Section "Player-dealer and Deal": nobody holds the position more than two
+    consecutive rounds. Seat 1 banks round 1; the controller restarts; seat 1 banks
+    round 2, and that is its second: the deal is offered to seat 2. (Forgetting the
+    count would have let seat 1 bank a third round.)"""
+    first = make_table()
+    load_shoe(first)
+    deal(first, "2H 3D 4S 5C")  # player 6, banker natural 8: complete
+    first.event("result")
+    first.put(ButtonPressed("buttons", "deal"))  # settled: seat 1 has banked one round
+    assert first.event("player_dealer")["data"] == {"seat": 1, "consecutive": 1, "change": "kept"}
+    first.stop()
+
+    second = make_table()
+    restored = second.event("player_dealer")
+    assert restored["data"] == {"seat": 1, "consecutive": 1, "change": "restored"}
+    validate_event(restored)
+    load_shoe(second)
+    deal(second, "2H 3D 4S 5C")
+    second.event("result")
+    second.put(ButtonPressed("buttons", "deal"))
+    assert second.event("player_dealer", lambda d: d["change"] != "restored")["data"] == {
+        "seat": 2, "consecutive": 0, "change": "offered"}
+
+
+def test_a_saved_rotation_that_does_not_fit_the_table_is_an_alarm(make_table, tmp_path: Path) -> None:
+    first = make_table()
+    first.stop()
+    with sqlite3.connect(tmp_path / "journal.db") as db:  # as if the table had 9 seats before
+        db.execute("INSERT INTO meta (key, value) VALUES ('player_dealer', ?) ON CONFLICT (key) DO UPDATE "
+                   "SET value = excluded.value",
+                   (json.dumps({"seats": 9, "seat": 9, "consecutive": 1, "offered": None, "origin": None,
+                                "barred": None}),))
+    second = make_table()
+    alarm = second.event("alarm", lambda d: d["code"] == "player_dealer_reset")["data"]
+    assert alarm["severity"] == "warning"
+    assert "(saved for 9 seats, the table now has 8); seat 1 holds the deal" in alarm["message"]
+
+
 def test_replay_sends_journaled_events_again_with_the_same_bytes(make_table, subscriber) -> None:
     h = make_table()
     load_shoe(h)

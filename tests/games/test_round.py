@@ -117,3 +117,29 @@ def test_device_fault_alarm_codes_are_slugs():
     assert events[-1][1]["code"] == "shoe_2_9_bad" and events[-1][1]["severity"] == "warning"
     m.device_fault("2nd shoe", "x", "")
     assert events[-1][1]["code"] == "device_2nd_shoe_x"
+
+
+def test_a_saved_rotation_is_taken_up_as_it_was():
+    r = PlayerDealerRotation(8, 6)
+    r.round_played()
+    r.round_played()  # seat 6 banked two: barred, the deal offered to seat 7
+    fresh = PlayerDealerRotation(8, 1)
+    assert fresh.restore(r.saved()) is None
+    assert (fresh.seat, fresh.consecutive, fresh.offered, fresh.barred, fresh.lit_seat) == (6, 2, 7, 6, 7)
+    # seat 7 passes, seat 8 passes, seat 1 passes ... back round to 6: nobody intervened
+    broken = [fresh.pass_()[1] for _ in range(7)]
+    assert broken == [False] * 6 + [True]
+
+
+@pytest.mark.parametrize("saved, why", [
+    ([1, 2], "not a saved rotation: list"),
+    ({"seats": 6, "seat": 1, "consecutive": 0}, "saved for 6 seats, the table now has 8"),
+    ({"seats": 8, "seat": 9, "consecutive": 0}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "consecutive": 3}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "consecutive": True}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "consecutive": 1, "offered": 0}, "not a valid rotation"),
+])
+def test_a_saved_rotation_that_does_not_fit_is_refused_and_changes_nothing(saved, why):
+    r = PlayerDealerRotation(8, 3)
+    assert r.restore(saved).startswith(why)
+    assert (r.seat, r.consecutive, r.offered, r.barred) == (3, 0, None, None)
