@@ -96,7 +96,7 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
     config = sim_config_file(tmp_path, broker.port)
     results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
     sim = _start(["sim", "--config", str(config), "--seed", "9"])
-    run = watch = None
+    run = watch = late = None
     try:
         _lines_until(sim, r"tablectl sim: shoe at")
         assert (tmp_path / "dev" / "shoe").exists() and (tmp_path / "dev" / "shuffler").exists()
@@ -128,7 +128,7 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
         status = Subscriber(broker.host, broker.port, "casino/bac-sim-01/status").get(10).json()
         assert status["online"] is False  # a clean shutdown says so
     finally:
-        for proc in (run, watch, sim):
+        for proc in (run, watch, late, sim):
             if proc and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 try:
