@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--user", help="MQTT user name (a pit broker's pit-view, config/acl)")
     w.add_argument("--password-file", type=Path, metavar="FILE",
                    help="a file holding the MQTT password (never on the command line, where ps shows it)")
+    w.add_argument("--tls", action="store_true", help="TLS to the broker, verified against the system's CAs")
+    w.add_argument("--tls-ca-file", metavar="FILE", help="TLS, verified against this CA (implies --tls)")
     w.add_argument("--since", type=int, metavar="SEQ",
                    help="every event from this seq on is wanted: with --replay, what came before "
                         "watch started is asked for too (a screen catching up on the shoe)")
@@ -329,6 +331,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"tablectl watch: --password-file: {exc.strerror}: {args.password_file}", file=sys.stderr)
             return 2
+    tls = None
+    if args.tls or args.tls_ca_file:
+        from controller.mqtt_tls import TlsError, tls_context
+        try:
+            tls = tls_context(args.tls_ca_file, None, None)
+        except TlsError as exc:
+            print(f"tablectl watch: --tls-ca-file: {str(exc).split(': ', 1)[1]}", file=sys.stderr)
+            return 2
     view = PitView(verbose=args.verbose)
     view.seqs.since = args.since
     lock = threading.Lock()
@@ -363,7 +373,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     base = f"{args.prefix}/{args.table}"
     topics = [f"{base}/event/#", f"{base}/status"] + ([f"{base}/cmd/replay/reply"] if args.replay else [])
-    pit = PitClient(host, port, topics, on_event, on_bad=on_bad, username=args.user, password=password)
+    pit = PitClient(host, port, topics, on_event, on_bad=on_bad, username=args.user, password=password, tls=tls)
     try:
         pit.start()
     except (RuntimeError, OSError) as exc:

@@ -5,7 +5,7 @@ Every problem is reported at once, one line each, as
 ^[A-Za-z0-9_-]+$ (got "bad id!")``), because a technician at a table fixes
 a config in one go only if they see every mistake in it.
 
-Relative paths (``journal.path``, ``mqtt.password_file``) are relative to
+Relative paths (``journal.path``, ``mqtt.password_file``, ``mqtt.tls_*_file``) are relative to
 the working directory of the process, which systemd sets with
 ``WorkingDirectory=``; the example config keeps its journal under ``var/``.
 
@@ -23,6 +23,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from controller.config_schema import CONFIG_SCHEMA, GAME_DEVICES
+from controller.mqtt_tls import TlsError, tls_context
 from controller.schemas import problems
 
 
@@ -64,6 +65,13 @@ class MqttSection:
     reconnect_max_delay: float = 5.0
     """Seconds between reconnect attempts at most (paho doubles from 1 s up to
     this): also the longest a backlog waits after the broker is back."""
+    tls: bool = False
+    """TLS to the broker, which is always verified (controller.mqtt_tls)."""
+    tls_ca_file: str | None = None
+    """The CA the broker's certificate must chain to; without it, the system's CAs."""
+    tls_cert_file: str | None = None
+    """A client certificate, for a broker that asks for one (with ``tls_key_file``)."""
+    tls_key_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +169,13 @@ def _cross_checks(raw: dict[str, Any]) -> list[str]:
     mqtt = raw.get("mqtt", {})
     if "password" in mqtt and "password_file" in mqtt:
         out.append("mqtt.password: give password or password_file, not both")
+    for key in ("tls_ca_file", "tls_cert_file", "tls_key_file"):
+        if key in mqtt and not mqtt.get("tls", False):
+            out.append(f"mqtt.{key}: TLS is off; set mqtt.tls = true to use it")
+    if ("tls_cert_file" in mqtt) != ("tls_key_file" in mqtt):
+        given, missing = ("tls_cert_file", "tls_key_file") if "tls_cert_file" in mqtt else \
+            ("tls_key_file", "tls_cert_file")
+        out.append(f"mqtt.{missing}: is required with mqtt.{given} (a client certificate and its key)")
     gpio = raw.get("gpio", {})
     users: dict[int, str] = {}
     for group in ("buttons", "button_leds", "action_lights", "player_dealer_lights"):
@@ -181,6 +196,11 @@ def _build(raw: dict[str, Any], source: str) -> Config:
     password_file = mqtt_raw.pop("password_file", None)
     if password_file is not None:
         mqtt_raw["password"] = _read_secret(source, password_file)
+    if mqtt_raw.get("tls"):
+        try:  # built here only to check the files; the publisher builds its own
+            tls_context(mqtt_raw.get("tls_ca_file"), mqtt_raw.get("tls_cert_file"), mqtt_raw.get("tls_key_file"))
+        except TlsError as exc:
+            raise ConfigError(source, [str(exc)]) from None
     gpio_raw = raw.get("gpio")
     gpio = None if gpio_raw is None else GpioSection(
         pin_factory=gpio_raw.get("pin_factory", "default"),

@@ -69,6 +69,10 @@ CONFIG_SCHEMA: dict[str, Any] = {
             "protocol": {"enum": ["3.1.1", "5"]},
             "reconnect_max_delay": {"type": "number", "exclusiveMinimum": 0, "maximum": 300,
                                     "x-why": "seconds between reconnect attempts at most, above 0 and at most 300"},
+            "tls": {"type": "boolean"},
+            "tls_ca_file": {"type": "string", "minLength": 1},
+            "tls_cert_file": {"type": "string", "minLength": 1},
+            "tls_key_file": {"type": "string", "minLength": 1},
         }),
         "journal": _section({
             "path": {"type": "string", "minLength": 1},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import ssl
 import threading
 from collections.abc import Callable
 
@@ -36,7 +37,8 @@ class PitClient:
     def __init__(self, host: str, port: int, topics: list[str],
                  on_event: Callable[[str, dict], None], *, client_id: str = "",
                  on_bad: Callable[[str, bytes], None] | None = None,
-                 username: str | None = None, password: str | None = None) -> None:
+                 username: str | None = None, password: str | None = None,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.topics = topics
         self.on_event = on_event
         self.on_bad = on_bad
@@ -49,6 +51,8 @@ class PitClient:
         self.client.on_socket_open = tcp_no_delay
         if username is not None:
             self.client.username_pw_set(username, password)
+        if tls is not None:
+            self.client.tls_set_context(tls)
         self.host, self.port = host, port
 
     def start(self, timeout: float = 10.0) -> PitClient:

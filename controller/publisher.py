@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sys
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ from controller.config import MqttSection
 from controller.inbox import Acked, Command, Connected, Disconnected
 from controller.journal import Event
 from controller.mqtt_socket import tcp_no_delay
+from controller.mqtt_tls import tls_context
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +131,12 @@ class Publisher:
         self._client.on_message = self._on_message
         self._client.on_subscribe = self._on_subscribe
         self._client.on_socket_open = tcp_no_delay  # no Nagle wait on the event path (controller.mqtt_socket)
+        self._client.on_connect_fail = self._on_connect_fail
+        self._unreachable: str | None = None  # the last reason the broker could not be reached, logged once
+        self._session_up = False  # a CONNACK came since the last disconnect
+        if settings.tls:
+            self._client.tls_set_context(tls_context(settings.tls_ca_file, settings.tls_cert_file,
+                                                     settings.tls_key_file))
         # paho doubles the delay from min to max (it takes floats, though typed int).
         self._client.reconnect_delay_set(min_delay=min(1.0, settings.reconnect_max_delay),
                                          max_delay=settings.reconnect_max_delay)
@@ -253,7 +261,10 @@ class Publisher:
         if reason_code.is_failure:
             log.error("MQTT: broker refused the connection: %s", reason_code)
             return
-        log.info("MQTT: connected to %s:%d", self.settings.host, self.settings.port)
+        log.info("MQTT: connected to %s:%d%s", self.settings.host, self.settings.port,
+                 " with TLS" if self.settings.tls else "")
+        self._unreachable = None
+        self._session_up = True
         _, self._subscribe_mid = client.subscribe(self.topics.commands, qos=1)
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: Any,
@@ -268,10 +279,31 @@ class Publisher:
                       ", ".join(refused))
         self._inbox.put(Connected())
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        """paho could not open the connection (refused, unreachable, a TLS
+        certificate that does not verify). paho calls this inside its ``except
+        OSError`` and passes no exception, so it is read from ``sys.exc_info()``.
+        Logged as a warning when the reason changes, so a broker away for an hour
+        is one line, not one per retry; the table deals on meanwhile."""
+        exc = sys.exc_info()[1]
+        self._cannot_connect(f"{type(exc).__name__}: {exc}" if exc is not None else "unknown reason")
+
+    def _cannot_connect(self, reason: str) -> None:
+        (log.warning if reason != self._unreachable else log.debug)(
+            "MQTT: cannot connect to %s:%d%s: %s; retrying", self.settings.host, self.settings.port,
+            " (TLS)" if self.settings.tls else "", reason)
+        self._unreachable = reason
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
-        # Our own clean disconnect is reason 0; anything else is worth a warning.
-        (log.warning if reason_code.is_failure else log.info)("MQTT: disconnected: %s", reason_code)
+        if not self._session_up and reason_code.is_failure:
+            # Closed before the broker accepted us (no CONNACK): a failed connect, not a lost
+            # session; e.g. a TLS broker that requires a client certificate and got none.
+            self._cannot_connect(f"the broker closed the connection before accepting it ({reason_code}); "
+                                 f"a broker that requires a client certificate does this without one")
+        else:  # our own clean disconnect is reason 0; anything else is worth a warning
+            (log.warning if reason_code.is_failure else log.info)("MQTT: disconnected: %s", reason_code)
+        self._session_up = False
         self._inbox.put(Disconnected(str(reason_code)))
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,

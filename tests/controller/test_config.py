@@ -67,7 +67,8 @@ def test_toml_syntax_error_has_line_and_column() -> None:
 
 @pytest.mark.parametrize("extra, expected", [
     ("[mqtt]\nhots = \"x\"", "mqtt.hots: unknown key (allowed: host, keepalive, password, password_file, "
-                             "port, prefix, protocol, reconnect_max_delay, username)"),
+                             "port, prefix, protocol, reconnect_max_delay, tls, tls_ca_file, tls_cert_file, "
+                             "tls_key_file, username)"),
     ("[pit]\nx = 1", "pit: unknown key"),
     ("[devices.dice]\nurl = \"x\"", "devices.dice: unknown key (allowed: shoe, shuffler)"),
 ])
