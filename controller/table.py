@@ -725,6 +725,12 @@ class Table:
             return
         self._emit("player_dealer", {"seat": rotation.seat, "consecutive": rotation.consecutive,
                                      "change": "restored"})
+        if self.journal.meta("state") == "result":
+            # Killed after the round's result and before the dealer settled it: the round keeps
+            # its result (it is not voided), so it was banked and counts, as the settle would have
+            # counted it. Without this a seat could bank a third round.
+            for data in rotation.round_played():
+                self._emit("player_dealer", data)
 
     def _tell(self, events: list[Event]) -> None:
         """The local listeners, in seq order; one that fails is logged, never fatal."""

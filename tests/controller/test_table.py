@@ -346,8 +346,9 @@ def test_a_restart_mid_round_voids_the_round_and_numbers_on(make_table, tmp_path
 def test_the_player_dealer_count_survives_a_restart(make_table) -> None:
     """Section "Player-dealer and Deal": nobody holds the position more than two
     consecutive rounds. Seat 1 banks round 1; the controller restarts; seat 1 banks
-    round 2, and that is its second: the deal is offered to seat 2. (Forgetting the
-    count would have let seat 1 bank a third round.)"""
+    round 2, and the controller dies after its result, before the dealer settled it.
+    Round 2 keeps its result, so it counts: that was seat 1's second round, and the
+    deal is offered to seat 2. (Forgetting either would let seat 1 bank a third.)"""
     first = make_table()
     load_shoe(first)
     deal(first, "2H 3D 4S 5C")  # player 6, banker natural 8: complete
@@ -363,9 +364,14 @@ def test_the_player_dealer_count_survives_a_restart(make_table) -> None:
     load_shoe(second)
     deal(second, "2H 3D 4S 5C")
     second.event("result")
-    second.put(ButtonPressed("buttons", "deal"))
-    assert second.event("player_dealer", lambda d: d["change"] != "restored")["data"] == {
-        "seat": 2, "consecutive": 0, "change": "offered"}
+    second.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and m.json()["state"] == "result")
+    second.stop()  # before the settle
+
+    third = make_table()
+    assert third.event("player_dealer")["data"] == {"seat": 1, "consecutive": 1, "change": "restored"}
+    assert third.event("player_dealer")["data"] == {"seat": 2, "consecutive": 0, "change": "offered"}
+    assert not any(e["kind"] == "void" for e in envelopes(third.pit.seen + third.pit.drain())), \
+        "a decided round keeps its result"
 
 
 def test_a_saved_rotation_that_does_not_fit_the_table_is_an_alarm(make_table, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ reads it. Each test prints the figures it measured.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -304,6 +305,14 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
         assert checks and checks[-1]["data"]["ok"], f"round {start['data']['round']} after restart at {b}"
         checked += 1
     assert checked >= KILLS // 2 and voided, (checked, voided)
+    # "Player-dealer and Deal": nobody banks more than two consecutive rounds, kills or not.
+    # The reference: the runs of one seat among the settled rounds (a result not voided after).
+    voided_rounds = {e["round"] for e in envelopes if e["kind"] == "void"}
+    banked = [e["data"]["player_dealer"] for e in envelopes if e["kind"] == "result" and e["round"] not in voided_rounds]
+    runs = [len(list(group)) for _, group in itertools.groupby(banked)]
+    assert banked and max(runs) <= 2, banked
+    restored = [e for e in envelopes if e["kind"] == "player_dealer" and e["data"]["change"] == "restored"]
+    assert restored, "restarts after settled rounds took the rotation up again"
     # process start -> the table opened (its deck check prompt), once the devices said hello
     # (a process killed before its devices answered never opened: left out)
     ends = [*boundaries[1:], seqs[-1] + 1]
