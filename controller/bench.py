@@ -77,8 +77,7 @@ from controller.bench_workers import add_worker_arguments
 from controller.broker import LocalBroker
 from controller.config import load_config
 
-REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
-SAMPLE = REPO_CONFIG / "baccarat-sim.toml"
+SAMPLE = Path(__file__).resolve().parent / "data" / "baccarat-sim.toml"  # shipped in the package
 PHASES = ("latency", "throughput", "tables", "footprint")
 WARMUP_ROUNDS = 5
 """Throughput is counted from this result on: the first deck check and shuffle are start-up."""

@@ -27,7 +27,9 @@ from controller.pitview import PitView
 if TYPE_CHECKING:
     from controller.table import Health
 
-REPO_CONFIG = Path(__file__).resolve().parent.parent / "config"
+SIM_CONFIG_DIR = Path(__file__).resolve().parent / "data"
+"""The simulated tables' configs, shipped in the package (config/ links to them): demo and
+sim work from an installed wheel too, not only from a checkout."""
 GAMES = ("baccarat",)
 
 
@@ -115,7 +117,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
-        cfg = load_config(REPO_CONFIG / f"{args.game}-sim.toml")
+        cfg = load_config(SIM_CONFIG_DIR / f"{args.game}-sim.toml")
         rig = SimRig(SPECS[args.game], seed=args.seed, transport=args.transport,
                      pass_probability=0.2).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")

@@ -1,4 +1,4 @@
-"""The JSON Schemas of docs/schemas/, loaded once, and errors a person can act on.
+"""The JSON Schemas of docs/schemas/ (controller/data/schemas, shipped in the wheel), loaded once, and errors a person can act on.
 
 The schemas are the published contract with the pit (DESIGN.md, MQTT:
 "Every event kind has a JSON Schema in docs"), so they live in docs/ as
@@ -25,7 +25,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
 BASE_URI = "https://tablectl.invalid/schemas/"
 """The ``$id`` base of every schema. ``.invalid`` can never resolve, so
 nothing is ever fetched from the network: all references resolve locally."""

@@ -17,7 +17,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.app import build_controller, mock_press
-from controller.cli import REPO_CONFIG, sim_config
+from controller.cli import SIM_CONFIG_DIR, sim_config
 from controller.config import load_config, parse_config
 from controller.pit_client import PitClient
 from games.decks import SPECS
@@ -40,7 +40,7 @@ class SimTable:
                           pass_probability=pass_probability, **(rig or {})).start()
         if prepare:
             prepare(self.rig)
-        cfg = load_config(REPO_CONFIG / "baccarat-sim.toml")
+        cfg = load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
         if devices:
             cfg = replace(cfg, devices={n: replace(d, **devices) for n, d in cfg.devices.items()})
         self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")
@@ -117,7 +117,7 @@ class SimTable:
 def sim_config_file(tmp_path: Path, port: int, **replace: str) -> Path:
     """The example sim config, pointed at this test's broker, with its devices and
     journal under ``tmp_path``; ``replace`` swaps further text. Checked before use."""
-    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
+    text = (SIM_CONFIG_DIR / "baccarat-sim.toml").read_text()
     text = text.replace("port = 1883", f"port = {port}")
     text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
     text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')

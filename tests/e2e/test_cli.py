@@ -13,7 +13,7 @@ import pytest
 from mqtt_support import Subscriber
 from sim_table import sim_config_file
 
-from controller.cli import REPO_CONFIG
+from controller.cli import SIM_CONFIG_DIR
 from controller.config import ConfigError, parse_config
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]
@@ -67,13 +67,13 @@ def test_demo_rejects_bad_arguments():
 
 def test_bad_config_exits_2_naming_the_key(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text((REPO_CONFIG / "baccarat-sim.toml").read_text().replace('id = "bac-sim-01"', 'id = "bad id!"'))
+    bad.write_text((SIM_CONFIG_DIR / "baccarat-sim.toml").read_text().replace('id = "bac-sim-01"', 'id = "bad id!"'))
     proc = subprocess.run([*TABLECTL, "run", "--config", str(bad)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert "table.id" in proc.stderr and "bad id!" in proc.stderr
     # a value the game's rules refuse is a config error too, before anything starts
     rules = tmp_path / "rules.toml"
-    rules.write_text((REPO_CONFIG / "baccarat-sim.toml").read_text().replace("seats = 8", "seats = 12"))
+    rules.write_text((SIM_CONFIG_DIR / "baccarat-sim.toml").read_text().replace("seats = 8", "seats = 12"))
     proc = subprocess.run([*TABLECTL, "run", "--config", str(rules)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2, proc.stderr
     assert "table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 12" in proc.stderr

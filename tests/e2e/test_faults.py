@@ -29,7 +29,7 @@ import pytest
 from mqtt_support import Subscriber
 from sim_table import SimTable
 
-from controller.cli import REPO_CONFIG
+from controller.cli import SIM_CONFIG_DIR
 from controller.schemas import validate_event
 from drivers.link import Link
 
@@ -320,7 +320,7 @@ def _cli(*args: str) -> subprocess.Popen:
 
 def test_tablectl_sim_rejects_a_bad_fault_spec():
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config",
-                           str(REPO_CONFIG / "baccarat-sim.toml"), "--fault", "jam@lunch"],
+                           str(SIM_CONFIG_DIR / "baccarat-sim.toml"), "--fault", "jam@lunch"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert "argument --fault: fault spec 'jam@lunch': unknown moment 'lunch'" in proc.stderr
@@ -328,7 +328,7 @@ def test_tablectl_sim_rejects_a_bad_fault_spec():
 
 def test_tablectl_sim_injects_faults_by_name(broker, tmp_path):
     """`tablectl sim --fault` in one process, `tablectl run` in another: the pit sees the faults."""
-    text = (REPO_CONFIG / "baccarat-sim.toml").read_text()
+    text = (SIM_CONFIG_DIR / "baccarat-sim.toml").read_text()
     text = text.replace("port = 1883", f"port = {broker.port}")
     text = text.replace("/tmp/tablectl-sim/bac-sim-01", str(tmp_path / "dev"))
     text = text.replace('path = "var/bac-sim-01.db"', f'path = "{tmp_path / "journal.db"}"')

@@ -1,0 +1,70 @@
+"""The wheel carries what the controller reads at run time.
+
+docs/operations.md installs with a plain `pip install` (not editable), so the
+JSON Schemas (commands are checked against them) and the simulated table's
+config (demo, bench) must be inside the package, not only in the checkout.
+The wheel is built from this tree, unpacked, and run from there with the
+checkout out of the way: a schema or a file left behind fails here, not on a Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from controller.schemas import event_kinds
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(out), str(ROOT)], check=True, capture_output=True, timeout=120)
+    (wheel,) = out.glob("tablectl-*.whl")
+    site = out / "site"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(site)
+    return site
+
+
+def _run(site: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Python with the unpacked wheel first on the path and the checkout not on it."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run([sys.executable, *args], cwd=site.parent, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
+    data = installed / "controller" / "data"
+    shipped = sorted(p.stem for p in (data / "schemas" / "events").glob("*.json"))
+    assert shipped == event_kinds() and len(shipped) >= 20
+    for name in ("command", "reply", "state", "status", "envelope", "defs"):
+        assert (data / "schemas" / f"{name}.json").is_file(), name
+    assert (data / "baccarat-sim.toml").is_file()
+    # and the checkout's docs/schemas and config/baccarat-sim.toml are those same files
+    assert (ROOT / "docs" / "schemas").resolve() == (ROOT / "controller" / "data" / "schemas").resolve()
+    assert (ROOT / "config" / "baccarat-sim.toml").read_bytes() == (data / "baccarat-sim.toml").read_bytes()
+
+
+def test_an_installed_controller_checks_commands_and_deals_the_demo(installed: Path) -> None:
+    probe = _run(installed, "-c", (
+        "import controller, json\n"
+        "from controller.commands import parse\n"
+        "from controller.inbox import Command\n"
+        "r = parse(Command('replay', b'{\"id\": 1, \"from\": 2, \"to\": 3}', 't'), remote_buttons=False)\n"
+        "print(controller.__file__)\n"
+        "print(r.name, r.args)\n"))
+    assert probe.returncode == 0, probe.stderr
+    where, request = probe.stdout.splitlines()
+    assert where.startswith(str(installed)), "the wheel's code ran, not the checkout's"
+    assert request == "replay {'from': 2, 'to': 3}"
+    demo = _run(installed, "-m", "controller.cli", "demo", "--rounds", "3", "--seed", "5", timeout=120)
+    assert demo.returncode == 0, demo.stderr[-2000:]
+    assert demo.stdout.splitlines()[-1].startswith("3 rounds in ")
