@@ -35,17 +35,28 @@ again after the restart: a duplicate by ``seq``, which QoS 1 allows and
 subscribers already drop. Nothing is ever marked delivered before its
 PUBACK. `tablectl bench` measured the saving: half of the table thread's
 time at full speed went to fsyncs of delivered marks (docs/performance.md).
+
+Marks may also wait in memory (:meth:`Journal.mark_delivered_later`) and be
+written inside the next event transaction, which costs nothing more: while
+a table deals, the PUBACKs of one inbox item's events arrive before the next
+item, so their marks ride along with its commit instead of needing one of
+their own. The table writes them itself (:meth:`Journal.flush_marks`) when
+no event follows soon. A mark still in memory at a crash is a mark lost:
+the same duplicate as above, nothing more.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -123,6 +134,7 @@ class Journal:
         # date by append_many and mark_delivered: the table checks the outbox
         # cap after every item without a COUNT(*).
         self._undelivered = self._db.execute("SELECT COUNT(*) FROM events WHERE delivered = 0").fetchone()[0]
+        self._marks: list[int] = []  # acknowledged, not yet written (mark_delivered_later)
 
     # -- writing -------------------------------------------------------------
 
@@ -138,26 +150,55 @@ class Journal:
             return []
         first = self._next_seq
         events = [self._make(first + i, item) for i, item in enumerate(items)]
-        with self._transaction():
-            self._db.executemany(
-                "INSERT INTO events (seq, ts, round, kind, envelope) VALUES (?, ?, ?, ?, ?)",
-                [(e.seq, e.ts, e.round, e.kind, e.payload.decode()) for e in events])
-            self._set_meta(meta or {})
+        marks, self._marks = self._marks, []
+        try:
+            with self._transaction():
+                self._db.executemany(
+                    "INSERT INTO events (seq, ts, round, kind, envelope) VALUES (?, ?, ?, ?, ?)",
+                    [(e.seq, e.ts, e.round, e.kind, e.payload.decode()) for e in events])
+                self._set_meta(meta or {})
+                marked = self._update_marks(marks)
+        except BaseException:
+            self._marks[:0] = marks  # rolled back with the events: still to be written
+            raise
         self._next_seq = first + len(events)
-        self._undelivered += len(events)
+        self._undelivered += len(events) - marked
         return events
 
     def mark_delivered(self, seqs: Iterable[int]) -> int:
         """The broker acknowledged these events (PUBACK); returns how many were
         undelivered until now (a second PUBACK for a republished event counts once)."""
-        rows = [(s,) for s in seqs]
-        if not rows:
+        marks = [*self._marks, *seqs]
+        self._marks = []
+        if not marks:
             return 0
-        with self._transaction(fsync=False):  # see "Durability" above: a lost mark is a resend
-            changed = self._db.executemany("UPDATE events SET delivered = 1 WHERE seq = ? AND delivered = 0",
-                                           rows).rowcount
+        try:
+            with self._transaction(fsync=False):  # see "Durability" above: a lost mark is a resend
+                changed = self._update_marks(marks)
+        except BaseException:
+            self._marks[:0] = marks
+            raise
         self._undelivered -= changed
         return changed
+
+    def mark_delivered_later(self, seqs: Iterable[int]) -> None:
+        """Acknowledged events whose marks may wait for the next write (see
+        "Durability" above); :attr:`undelivered_count` counts them once written."""
+        self._marks.extend(seqs)
+
+    def flush_marks(self) -> int:
+        """Write the marks that are waiting; how many events they took out of the outbox."""
+        return self.mark_delivered(())
+
+    @property
+    def marks_waiting(self) -> int:
+        return len(self._marks)
+
+    def _update_marks(self, seqs: Sequence[int]) -> int:
+        if not seqs:
+            return 0
+        return self._db.executemany("UPDATE events SET delivered = 1 WHERE seq = ? AND delivered = 0",
+                                    [(s,) for s in seqs]).rowcount
 
     def set_meta(self, **values: Any) -> None:
         with self._transaction():
@@ -203,6 +244,12 @@ class Journal:
         return default if row is None else json.loads(row[0])
 
     def close(self) -> None:
+        """Write the waiting marks, then close (a failure to write them only means resends)."""
+        try:
+            self.flush_marks()
+        except sqlite3.Error as exc:
+            log.warning("journal: %d delivered marks not written at close (%s): they go out again", len(self._marks),
+                        exc)
         self._db.close()
 
     # -- internals -------------------------------------------------------------

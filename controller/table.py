@@ -164,6 +164,10 @@ REPLAYS_QUEUED = 8
 HOLD_REASON = ("the outbox is full: the broker has not acknowledged journal.max_undelivered events; "
                "no new round is dealt until the backlog drains")
 
+MARK_DELAY = 0.25
+"""Seconds a delivered mark may wait in memory for the next event commit to carry
+it (controller.journal, "Durability"); then the table writes it on its own."""
+
 ACK_GRACE = 2.0
 """Seconds a clean stop waits for the broker to acknowledge what is in flight."""
 
@@ -230,6 +234,7 @@ class Table:
         self._cursor = 0         # the last seq of the backlog handed to paho this session
         self._drain_started = 0.0
         self._drained = 0
+        self._marks_due: float | None = None  # when waiting delivered marks must be written
         self._replays: deque[list[int]] = deque()  # [next seq, last seq] of each cmd/replay still going out
         self._filling = False    # outbox_filling raised, not yet back under the warning level
         self._held = False       # at the cap: no new round until under the warning level
@@ -310,11 +315,15 @@ class Table:
     def _loop(self) -> None:
         next_tick = time.monotonic() + self.tick
         while True:
-            timeout = None if self.on_tick is None else max(0.0, next_tick - time.monotonic())
+            due = [t for t in (next_tick if self.on_tick is not None else None, self._marks_due) if t is not None]
+            timeout = max(0.0, min(due) - time.monotonic()) if due else None
             try:
                 first = self.inbox.get(timeout=timeout)
             except queue.Empty:
                 first = None
+            if self._marks_due is not None and time.monotonic() >= self._marks_due:
+                self.journal.flush_marks()  # no event came to carry them
+                self._marks_due = None
             if self.on_tick is not None and time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + self.tick
                 self.on_tick(self.health())
@@ -328,7 +337,13 @@ class Table:
                     break
             acks = [item for item in batch if isinstance(item, Acked)]
             if acks:
-                self.journal.mark_delivered(self.publisher.delivered(acks))
+                seqs = self.publisher.delivered(acks)
+                if self._draining or self._filling or self._held:
+                    self.journal.mark_delivered(seqs)  # the outbox count decides things now
+                else:
+                    self.journal.mark_delivered_later(seqs)  # the next event commit carries them
+                    if self._marks_due is None:
+                        self._marks_due = time.monotonic() + MARK_DELAY
                 self._pump()
                 if self._filling:  # the backlog shrinks: the alarm re-arms, the hold may lift
                     self._flush()
@@ -339,6 +354,8 @@ class Table:
                 if not isinstance(item, Acked):
                     self._handle(item)
                     self._flush()
+            if not self.journal.marks_waiting:
+                self._marks_due = None  # an event commit carried them
 
     def _handle(self, item: object) -> None:
         """One inbox item; a failure of the machine is an alarm, never the end of the loop."""
@@ -667,6 +684,7 @@ class Table:
                 self.journal.mark_delivered(self.publisher.delivered([item]))
             elif isinstance(item, Disconnected):
                 self._online = False
+        self.journal.flush_marks()
 
     def _shutdown(self) -> None:
         try:

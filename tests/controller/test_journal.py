@@ -77,6 +77,44 @@ def test_undelivered_until_marked(path: Path) -> None:
     assert [e.seq for e in Journal(path, "t1").undelivered()] == [3, 5, 6]  # the outbox survives too
 
 
+def _delivered_on_disk(path: Path) -> list[int]:
+    """What another process reads: the marks that were written."""
+    with sqlite3.connect(path) as db:
+        return [s for (s,) in db.execute("SELECT seq FROM events WHERE delivered = 1 ORDER BY seq")]
+
+
+def test_waiting_marks_ride_with_the_next_event_commit(path: Path) -> None:
+    journal = Journal(path, "t1")
+    journal.append_many(events(4))
+    journal.mark_delivered_later([1, 2])
+    assert journal.marks_waiting == 2
+    assert _delivered_on_disk(path) == [] and journal.undelivered_count == 4  # not written yet
+    journal.append_many(events(1))  # seq 5: its commit carries the two marks
+    assert _delivered_on_disk(path) == [1, 2] and journal.marks_waiting == 0
+    assert journal.undelivered_count == 3  # 3, 4, 5
+    journal.mark_delivered_later([3, 1])  # 1 again (a replayed event's second PUBACK) counts once
+    assert journal.flush_marks() == 1
+    assert _delivered_on_disk(path) == [1, 2, 3] and journal.undelivered_count == 2
+    journal.mark_delivered_later([4])
+    journal.mark_delivered([5])  # an immediate mark writes the waiting ones too
+    assert _delivered_on_disk(path) == [1, 2, 3, 4, 5] and journal.undelivered_count == 0
+    journal.mark_delivered_later([])
+    assert journal.flush_marks() == 0
+
+
+def test_waiting_marks_survive_a_failed_commit_and_a_close(path: Path) -> None:
+    journal = Journal(path, "t1")
+    journal.append_many(events(3))
+    journal.mark_delivered_later([1])
+    with pytest.raises(sqlite3.IntegrityError):
+        journal.append_many([Pending(None, 1, {}, 1.0)])  # type: ignore[arg-type]  # rolled back, marks too
+    assert _delivered_on_disk(path) == [] and journal.marks_waiting == 1
+    journal.mark_delivered_later([2])
+    journal.close()  # writes what is waiting
+    assert _delivered_on_disk(path) == [1, 2]
+    assert [e.seq for e in Journal(path, "t1").undelivered()] == [3]
+
+
 def test_meta_birth_and_last_round(path: Path) -> None:
     journal = Journal(path, "t1")
     assert journal.last_round() is None
