@@ -287,7 +287,10 @@ class Journal:
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite rolls some errors back by itself (SQLITE_FULL: a full disk); a ROLLBACK
+                # then fails with "no transaction is active" and would hide the real error.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         finally:

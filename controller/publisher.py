@@ -157,7 +157,7 @@ class Publisher:
         self._client.loop_start()
         self._started = True
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 5.0, reason: str = "shutdown") -> None:
         """Clean shutdown: status offline (same birth number), then disconnect.
 
         A normal DISCONNECT suppresses the will, so the offline status is
@@ -165,7 +165,7 @@ class Publisher:
         event path)."""
         if not self._started:
             return
-        info = self._client.publish(self.topics.status, self._status(online=False, reason="shutdown"),
+        info = self._client.publish(self.topics.status, self._status(online=False, reason=reason),
                                     qos=1, retain=True)
         if self._client.is_connected():
             try:

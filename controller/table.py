@@ -691,7 +691,10 @@ class Table:
             self._show({"action_seat": None, "player_dealer_seat": None, "buttons_lit": []})
             if self.gpio is not None and hasattr(self.gpio, "close"):
                 self.gpio.close()
-            self.publisher.stop()
+            # The pit hears why the table went away: a journal that cannot be written (a full
+            # disk) stops the table, since nothing may be published that was not journaled.
+            why = "shutdown" if self.error is None else f"the table stopped: {type(self.error).__name__}: {self.error}"
+            self.publisher.stop(reason=why[:300])
         finally:
             self.journal.close()
 

@@ -449,6 +449,29 @@ def test_a_broker_restart_loses_nothing(make_table, broker, subscriber) -> None:
     assert retained[f"{TOPIC}/status"]["online"] and retained[f"{TOPIC}/state"]["state"] == "result"
 
 
+def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table) -> None:
+    """The journal cannot be written (SQLITE_FULL, as on a full SD card; here by capping the
+    file at its current size): the table stops rather than publish an event it could not
+    number, says why in the log and on its status, and the journal stays whole."""
+    h = make_table()
+    load_shoe(h)
+    last = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and m.json()["state"] == "betting").json()["seq"]
+    db = h.table.journal._db  # the table thread is idle, waiting for its inbox
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    deal(h, "2H 3D 4S 5C 6H 7D 8S 9C")  # each a few events: the pages run out
+    assert h.table.done.wait(WAIT)
+    assert isinstance(h.table.error, sqlite3.OperationalError) and "full" in str(h.table.error)
+    status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status" and not m.json()["online"]).json()
+    assert status["reason"] == "the table stopped: OperationalError: database or disk is full"
+    validate("status", status)
+    with sqlite3.connect(h.journal_path) as check:
+        seqs = [s for (s,) in check.execute("SELECT seq FROM events ORDER BY seq")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    published = [e["seq"] for e in envelopes(h.pit.seen + h.pit.drain())]
+    assert published and max(published) <= seqs[-1], "nothing went out that the journal does not hold"
+    assert seqs[-1] >= last
+
+
 def test_a_machine_that_cannot_be_built_fails_start(make_table) -> None:
     def broken(config: Config, emit: Any, first_round: int) -> Any:
         raise ConfigError("test.toml", ["game: seats must be at least 2"])
