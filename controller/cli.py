@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
                         "unplug@round:3, heartbeat@round:2+5s, garbage@5s, shuffler.door_open@deck_check")
     s.set_defaults(func=cmd_sim)
 
+    pr = sub.add_parser("prune", help="delete delivered events older than N days from a table's journal")
+    pr.add_argument("--config", required=True, type=Path)
+    pr.add_argument("--keep-days", required=True, type=_positive_days, metavar="DAYS",
+                    help="keep this many days of events (at least 1); undelivered events are always kept")
+    pr.add_argument("--dry-run", action="store_true", help="say what would go, delete nothing")
+    pr.set_defaults(func=cmd_prune)
+
     w = sub.add_parser("watch", help="the pit's view of a table, in the terminal")
     w.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT")
     w.add_argument("--prefix", default="casino")
@@ -316,6 +323,53 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 # -- watch ---------------------------------------------------------------------
+
+def _positive_days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if not days >= 1:
+        raise argparse.ArgumentTypeError(f"keep at least 1 day, not {text}: the pit may still ask for a replay")
+    return days
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Delivered history out of the journal, oldest first; safe beside a running table
+    (short transactions; the daemon waits for the lock). Records the card room must
+    keep should be archived from the pit (or with ``sqlite3 .backup``) before."""
+    import datetime as dt
+    import sqlite3
+
+    from controller.journal import Journal
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        print(f"tablectl prune: {exc}", file=sys.stderr)
+        return 2
+    path = cfg.journal.path
+    if not path.is_file():
+        print(f"tablectl prune: no journal at {path}", file=sys.stderr)
+        return 2
+    cutoff = time.time() - args.keep_days * 86400
+    when = dt.datetime.fromtimestamp(cutoff).isoformat(timespec="seconds")
+    try:
+        journal = Journal(path, cfg.table.id)
+        try:
+            n, first, last = journal.prunable(cutoff) if args.dry_run else journal.prune(cutoff)
+            kept = journal.undelivered_count
+        finally:
+            journal.close()
+    except sqlite3.Error as exc:
+        print(f"tablectl prune: {path}: {exc}", file=sys.stderr)
+        return 1
+    what = "would delete" if args.dry_run else "deleted"
+    span = f" (seq {first}..{last})" if n else ""
+    print(f"{path}: {what} {n} delivered events older than {when}{span}; "
+          f"{kept} undelivered events kept whatever their age", flush=True)
+    return 0
+
 
 def cmd_watch(args: argparse.Namespace) -> int:
     try:

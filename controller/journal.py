@@ -235,6 +235,35 @@ class Journal:
                                 (after_seq, limit)).fetchall()
         return [self._load(seq, text) for seq, text in rows]
 
+    @property
+    def first_seq(self) -> int:
+        """The oldest seq still held (1 unless pruned; ``next_seq`` when empty)."""
+        low = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]
+        return self._next_seq if low is None else low
+
+    def prunable(self, before_ts: float) -> tuple[int, int | None, int | None]:
+        """What :meth:`prune` would delete: (how many, first seq, last seq)."""
+        n, first, last = self._db.execute(
+            "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events WHERE delivered = 1 AND ts < ?", (before_ts,)).fetchone()
+        return n, first, last
+
+    def prune(self, before_ts: float, batch: int = 1000) -> tuple[int, int | None, int | None]:
+        """Delete *delivered* events older than ``before_ts`` (unix time), oldest first,
+        ``batch`` rows per transaction so a running table waits at most one batch for the
+        lock. Never an undelivered event: the outbox is not history. ``seq`` is never
+        handed out again (AUTOINCREMENT). Returns (how many, first seq, last seq) deleted."""
+        total, first, last = 0, None, None
+        while True:
+            with self._transaction(fsync=False):
+                rows = self._db.execute("SELECT seq FROM events WHERE delivered = 1 AND ts < ? ORDER BY seq LIMIT ?",
+                                        (before_ts, batch)).fetchall()
+                self._db.executemany("DELETE FROM events WHERE seq = ?", rows)
+            if not rows:
+                return total, first, last
+            total += len(rows)
+            first = rows[0][0] if first is None else first
+            last = rows[-1][0]
+
     def last_round(self) -> int | None:
         """The highest round id ever journaled: a restart numbers rounds on from it."""
         return self._db.execute("SELECT MAX(round) FROM events").fetchone()[0]

@@ -555,6 +555,10 @@ class Table:
                           f"ask for the range in parts")
         if last > top:
             raise Refused(f"to {last} is beyond the last event journaled, seq {top}")
+        oldest = self.journal.first_seq
+        if first < oldest:
+            raise Refused(f"the journal no longer holds seqs before {oldest} (pruned: tablectl prune); "
+                          f"ask from {oldest}")
         if len(self._replays) >= REPLAYS_QUEUED:
             raise Refused(f"{len(self._replays)} replays are still going out; ask again when they have")
         self._replays.append([first, last])
@@ -592,6 +596,7 @@ class Table:
                 return
             span = self._replays[0]
             batch = self.journal.events(after_seq=span[0] - 1, limit=min(room, DRAIN_BATCH, span[1] - span[0] + 1))
+            batch = [e for e in batch if e.seq <= span[1]]  # rows pruned from the journal leave holes
             for event in batch:
                 self.publisher.publish_event(event)
             span[0] = batch[-1].seq + 1 if batch else span[1] + 1

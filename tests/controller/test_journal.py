@@ -138,3 +138,19 @@ def test_a_card_object_in_event_data_is_stored_as_its_code(path: Path) -> None:
     event = Journal(path, "t1").append("reveal", 1, {"hand": "banker", "position": 2, "card": card("7H"),
                                                      "value": 7}, 1.0)
     assert json.loads(event.payload)["data"]["card"] == "7H"
+
+
+def test_prune_deletes_only_old_delivered_events_and_numbering_goes_on(path: Path) -> None:
+    journal = Journal(path, "t1")
+    old = [Pending("table", 1, {"status": "open"}, 1000.0 + i) for i in range(5)]     # ts 1000..1004
+    new = [Pending("table", 2, {"status": "open"}, 9000.0 + i) for i in range(3)]     # ts 9000..9002
+    journal.append_many(old + new)
+    journal.mark_delivered([1, 2, 4, 5, 6])  # 3 was never acknowledged: the outbox, not history
+    assert journal.prunable(5000.0) == (4, 1, 5)
+    assert journal.prune(5000.0, batch=2) == (4, 1, 5)  # in batches of 2
+    assert [e.seq for e in journal.events()] == [3, 6, 7, 8]
+    assert journal.first_seq == 3 and [e.seq for e in journal.undelivered()] == [3, 7, 8]
+    assert journal.prune(5000.0) == (0, None, None)  # nothing left to prune
+    assert journal.append_many(events(1))[0].seq == 9
+    journal.close()
+    assert Journal(path, "t1").next_seq == 10

@@ -418,6 +418,18 @@ def test_replay_sends_journaled_events_again_with_the_same_bytes(make_table, sub
         "name": "replay", "id": "gap-1", "ok": True, "error": None}
 
 
+def test_a_replay_of_pruned_seqs_is_refused_naming_the_oldest_held(make_table) -> None:
+    h = make_table()
+    load_shoe(h)
+    h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and m.json()["state"] == "betting")
+    with sqlite3.connect(h.journal_path) as db:  # as `tablectl prune` would, beside the running table
+        db.execute("DELETE FROM events WHERE seq <= 5")
+    reply = h.command("replay", {"id": "old", "from": 3, "to": 8})
+    assert reply["ok"] is False
+    assert reply["error"] == "refused: the journal no longer holds seqs before 6 (pruned: tablectl prune); ask from 6"
+    assert h.command("replay", {"id": "held", "from": 6, "to": 8})["ok"] is True
+
+
 def test_events_made_while_the_line_is_down_arrive_in_order(make_table) -> None:
     h = make_table()
     load_shoe(h)

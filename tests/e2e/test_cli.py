@@ -143,3 +143,38 @@ def test_config_error_class_is_what_the_cli_reports():
     with pytest.raises(ConfigError) as err:
         parse_config("[table]\nid = 1\n", "inline.toml")
     assert "inline.toml" in str(err.value) and "table.id" in str(err.value)
+
+
+def test_prune_keeps_days_and_the_outbox(tmp_path, broker):
+    """`tablectl prune` on a table's journal: a dry run first, then the deletion; events
+    younger than --keep-days and undelivered ones stay; bad arguments are refused."""
+    import sqlite3
+    import time
+
+    from controller.journal import Journal, Pending
+
+    config = sim_config_file(tmp_path, broker.port)
+    db = tmp_path / "journal.db"
+    journal = Journal(db, "bac-sim-01")
+    now = time.time()
+    journal.append_many([Pending("table", None, {"status": "open"}, now - 40 * 86400 + i) for i in range(6)]
+                        + [Pending("table", None, {"status": "closed"}, now - 3600)])
+    journal.mark_delivered([1, 2, 3, 4, 5, 7])  # 6 is old but unacknowledged
+    journal.close()
+    dry = subprocess.run([*TABLECTL, "prune", "--config", str(config), "--keep-days", "30", "--dry-run"],
+                         capture_output=True, text=True, timeout=30)
+    assert dry.returncode == 0, dry.stderr
+    assert "would delete 5 delivered events older than" in dry.stdout and "(seq 1..5)" in dry.stdout
+    assert "1 undelivered events kept" in dry.stdout
+    real = subprocess.run([*TABLECTL, "prune", "--config", str(config), "--keep-days", "30"],
+                          capture_output=True, text=True, timeout=30)
+    assert real.returncode == 0 and "deleted 5 delivered events" in real.stdout, real.stderr
+    with sqlite3.connect(db) as conn:
+        assert [s for (s,) in conn.execute("SELECT seq FROM events ORDER BY seq")] == [6, 7]
+    for bad, why in ((["--keep-days", "0"], "keep at least 1 day"), (["--keep-days", "x"], "not a number of days")):
+        proc = subprocess.run([*TABLECTL, "prune", "--config", str(config), *bad], capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 2 and why in proc.stderr
+    missing = subprocess.run([*TABLECTL, "prune", "--config", str(config).replace("table.toml", "nope.toml"),
+                              "--keep-days", "30"], capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 2 and "nope.toml" in missing.stderr
