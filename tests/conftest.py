@@ -7,35 +7,19 @@ may pause, kill or restart it without disturbing another. It listens on
 
 from __future__ import annotations
 
-import os
-import pwd
-import signal
-import tempfile
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_support import RunningBroker, Subscriber
-
-from controller.broker import free_port
+from mqtt_support import RunningBroker, Subscriber, running_broker
 
 
 @pytest.fixture
 def broker() -> Iterator[RunningBroker]:
     """A real Mosquitto on a free 127.0.0.1 port; yields ``(host, port)``."""
-    with tempfile.TemporaryDirectory(prefix="tablectl-test-broker-") as tmp:
-        port = free_port()
-        conf = Path(tmp) / "mosquitto.conf"
-        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\n")
-        running = RunningBroker("127.0.0.1", port, conf)
-        running.start()
-        try:
-            yield running
-        finally:
-            if running.proc is not None and running.proc.poll() is None:
-                os.kill(running.proc.pid, signal.SIGCONT)  # in case a test left it paused
-            running.stop()
+    with running_broker("tablectl-test-broker-", lambda port, _tmp: (
+            f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\n")) as running:
+        yield running
 
 
 @pytest.fixture
@@ -61,20 +45,7 @@ def persistent_broker() -> Iterator[RunningBroker]:
     off, QoS 1) is sent what was published while it was away, even after ``stop()``
     and ``start()``. A million messages queued per subscriber at most (not 0, which
     some Mosquitto 2.0 releases did not treat as "no limit")."""
-    with tempfile.TemporaryDirectory(prefix="tablectl-test-pbroker-") as tmp:
-        port = free_port()
-        conf = Path(tmp) / "mosquitto.conf"
-        # ``user``: Mosquitto started as root drops to the "mosquitto" user unless told
-        # otherwise, and then cannot write its database into this root-only temporary
-        # directory: persistence would fail silently and a restart forget every session.
-        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                        f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
-                        f"persistence_location {tmp}/\nmax_queued_messages 1000000\nlog_dest none\n")
-        running = RunningBroker("127.0.0.1", port, conf)
-        running.start()
-        try:
-            yield running
-        finally:
-            if running.proc is not None and running.proc.poll() is None:
-                os.kill(running.proc.pid, signal.SIGCONT)
-            running.stop()
+    with running_broker("tablectl-test-pbroker-", lambda port, tmp: (
+            f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+            f"persistence_location {tmp}/\nmax_queued_messages 1000000\nlog_dest none\n")) as running:
+        yield running

@@ -7,11 +7,14 @@ constants.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pwd
 import queue
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +25,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.broker import mosquitto_path, wait_for_port
+from controller.broker import free_port, mosquitto_path, wait_for_port
 
 WAIT = 10.0
 """Seconds a test waits for something that should come at once: generous for a loaded CI machine."""
@@ -67,6 +70,29 @@ class RunningBroker:
     def resume(self) -> None:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGCONT)
+
+
+@contextlib.contextmanager
+def running_broker(prefix: str, settings: Callable[[int, Path], str], host: str = "127.0.0.1",
+                   port: int | None = None) -> Iterator[RunningBroker]:
+    """A Mosquitto on a free port with ``settings(port, its temporary directory)`` as its
+    config, stopped (and woken, if a test left it paused) at the end.
+
+    The config runs it as this process's user: Mosquitto started as root otherwise drops
+    to the "mosquitto" user and cannot write into the root-only temporary directory
+    (persistence fails silently) or read files a test made there."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        port = port or free_port()
+        conf = Path(tmp) / "mosquitto.conf"
+        conf.write_text(f"user {pwd.getpwuid(os.getuid()).pw_name}\n" + settings(port, Path(tmp)))
+        running = RunningBroker(host, port, conf)
+        running.start()
+        try:
+            yield running
+        finally:
+            if running.proc is not None and running.proc.poll() is None:
+                os.kill(running.proc.pid, signal.SIGCONT)
+            running.stop()
 
 
 @dataclass

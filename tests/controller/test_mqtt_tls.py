@@ -12,8 +12,6 @@ error naming its key, and a key's content never appears in one.
 from __future__ import annotations
 
 import logging
-import os
-import pwd
 import queue
 import shutil
 import subprocess
@@ -26,7 +24,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_support import WAIT, RunningBroker
+from mqtt_support import WAIT, RunningBroker, running_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.broker import free_port
@@ -76,19 +74,12 @@ class TlsBroker:
 
 @pytest.fixture
 def tls_broker(pki: Pki) -> Iterator[TlsBroker]:
-    with tempfile.TemporaryDirectory(prefix="tablectl-tls-broker-") as tmp:
-        port, strict = free_port(), free_port()
-        conf = Path(tmp) / "mosquitto.conf"
-        tls = f"cafile {pki.ca_crt}\ncertfile {pki.broker_crt}\nkeyfile {pki.broker_key}\n"
-        conf.write_text(f"user {pwd.getpwuid(os.getuid()).pw_name}\nallow_anonymous true\npersistence false\n"
-                        f"log_dest none\nlistener {port} 127.0.0.1\n{tls}"
-                        f"listener {strict} 127.0.0.1\n{tls}require_certificate true\n")
-        broker = RunningBroker("127.0.0.1", port, conf)
-        broker.start()
-        try:
-            yield TlsBroker(broker, port, strict)
-        finally:
-            broker.stop()
+    strict = free_port()
+    tls = f"cafile {pki.ca_crt}\ncertfile {pki.broker_crt}\nkeyfile {pki.broker_key}\n"
+    with running_broker("tablectl-tls-broker-", lambda port, _tmp: (
+            f"allow_anonymous true\npersistence false\nlog_dest none\nlistener {port} 127.0.0.1\n{tls}"
+            f"listener {strict} 127.0.0.1\n{tls}require_certificate true\n")) as broker:
+        yield TlsBroker(broker, broker.port, strict)
 
 
 def _tls_subscriber(pki: Pki, port: int, topic: str) -> tuple[mqtt.Client, queue.Queue]:
