@@ -393,7 +393,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         try:
             tls = tls_context(args.tls_ca_file, None, None)
         except TlsError as exc:
-            print(f"tablectl watch: --tls-ca-file: {str(exc).split(': ', 1)[1]}", file=sys.stderr)
+            print(f"tablectl watch: --tls-ca-file: {exc.reason}", file=sys.stderr)
             return 2
     view = PitView(verbose=args.verbose)
     view.seqs.since = args.since

@@ -26,6 +26,7 @@ class TlsError(ValueError):
 
     def __init__(self, key: str, message: str) -> None:
         self.key = key
+        self.reason = message
         super().__init__(f"{key}: {message}")
 
 

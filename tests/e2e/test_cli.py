@@ -82,6 +82,17 @@ def test_bad_config_exits_2_naming_the_key(tmp_path):
     assert missing.returncode == 2 and "nope.toml" in missing.stderr
 
 
+@pytest.mark.parametrize("args, error", [
+    (["--since", "0"], "--since 0: a seq starts at 1"),
+    (["--password-file", "/nonexistent/pw"], "--password-file: No such file or directory: /nonexistent/pw"),
+    (["--tls-ca-file", "/nonexistent/ca.crt"], "--tls-ca-file: cannot read /nonexistent/ca.crt: No such file"),
+])
+def test_watch_rejects_bad_options_naming_them(args, error):
+    proc = subprocess.run([*TABLECTL, "watch", "--broker", "127.0.0.1:1", *args], capture_output=True,
+                          text=True, timeout=30)
+    assert proc.returncode == 2 and error in proc.stderr, proc.stderr
+
+
 def test_watch_rejects_a_bad_broker_address():
     proc = subprocess.run([*TABLECTL, "watch", "--broker", "host:notaport"], capture_output=True,
                           text=True, timeout=30)
