@@ -1,0 +1,74 @@
+"""The shape of a game's odds, for `tablectl odds` (a pit manager checking a paytable).
+
+Each game's ``odds`` module computes a :class:`GameOdds`: for every wager,
+each outcome's probability and what it pays, and from those the wager's
+expected value per unit staked. Exact figures are :class:`fractions.Fraction`
+from combinatorics; a figure that could only be simulated says so
+(``method="simulation"``) and carries its 95 % interval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+Method = Literal["exact", "simulation"]
+
+
+@dataclass(frozen=True)
+class OutcomeOdds:
+    """One way a wager can end: its name, its probability and the bettor's net per unit staked."""
+
+    name: str
+    probability: Fraction | float
+    net: Fraction | float
+    """+3 for a 3 to 1 win, -1 for a loss, 0 for a push."""
+
+
+@dataclass(frozen=True)
+class WagerOdds:
+    wager: str
+    outcomes: tuple[OutcomeOdds, ...]
+    method: Method = "exact"
+    interval: tuple[float, float] | None = None
+    """95 % interval of the expected value, for a simulated wager."""
+    note: str = ""
+
+    @property
+    def expected(self) -> Fraction | float:
+        """The bettor's expected net per unit staked (negative: the house has the edge)."""
+        return sum((o.probability * o.net for o in self.outcomes), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction | float:
+        return -self.expected
+
+    @property
+    def favours_player(self) -> bool:
+        return self.expected > 0
+
+    def total_probability(self) -> Fraction | float:
+        return sum((o.probability for o in self.outcomes), Fraction(0))
+
+
+@dataclass(frozen=True)
+class GameOdds:
+    game: str
+    paytable: str
+    decks: int
+    wagers: tuple[WagerOdds, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        def num(x: Fraction | float) -> float:
+            return float(x)
+
+        return {"game": self.game, "paytable": self.paytable, "decks": self.decks, "notes": list(self.notes),
+                "wagers": [{"wager": w.wager, "method": w.method, "expected": num(w.expected),
+                            "house_edge": num(w.house_edge), "favours_player": w.favours_player,
+                            "interval": list(w.interval) if w.interval else None, "note": w.note,
+                            "outcomes": [{"name": o.name, "probability": num(o.probability),
+                                          "exact": str(o.probability) if isinstance(o.probability, Fraction)
+                                          else None, "net": num(o.net)} for o in w.outcomes]}
+                           for w in self.wagers]}
