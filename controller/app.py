@@ -13,12 +13,9 @@ from dataclasses import dataclass
 from controller.config import Config
 from controller.journal import Journal
 from controller.publisher import Publisher
-from controller.table import Health, Table, game_options
+from controller.table import Health, Table
 from drivers.gpio import TableGpio
-from drivers.shoe import ShoeDriver
-from drivers.shuffler import ShufflerDriver
-
-DRIVERS = {"shoe": ShoeDriver, "shuffler": ShufflerDriver}
+from drivers.kinds import open_driver
 
 
 @dataclass
@@ -47,38 +44,33 @@ def use_pin_factory(name: str) -> None:
 
 def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
                      on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> Controller:
-    game_options(cfg)  # a value the game's rules refuse is a config error now, not in the table thread
     inbox: queue.Queue = queue.Queue()
     cfg.journal.path.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal(cfg.journal.path, cfg.table.id)
     publisher = Publisher(cfg.mqtt, cfg.table.id, inbox, game=cfg.table.game)
-    drivers = {}
-    for name, dev in cfg.devices.items():
-        cls = DRIVERS.get(name)
-        if cls is None:
-            raise ValueError(f"{cfg.source}: devices.{name}: no driver for a device named {name!r}; "
-                             f"known: {sorted(DRIVERS)}")
-        drivers[name] = cls(name, dev.url, inbox, baudrate=dev.baudrate, heartbeat_timeout=dev.heartbeat_timeout)
+    # Each device by its kind (drivers.kinds); its name is the role it fills in the game.
+    drivers = {name: open_driver(name, dev.kind, dev.driver_settings(), inbox) for name, dev in cfg.devices.items()}
     gpio = None
     if cfg.gpio is not None:
         use_pin_factory(cfg.gpio.pin_factory)
         gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds=cfg.gpio.button_leds,
-                         action_lights=cfg.gpio.action_lights,
-                         player_dealer_lights=cfg.gpio.player_dealer_lights,
+                         seat_lights=cfg.gpio.seat_lights, seat_buttons=cfg.gpio.seat_buttons,
                          bounce_time=cfg.gpio.bounce_time or None)
     table = Table(cfg, inbox=inbox, journal=journal, publisher=publisher, drivers=drivers, gpio=gpio,
                   on_ready=on_ready, on_tick=on_tick, tick=tick)
     return Controller(table, gpio, journal)
 
 
-def mock_press(cfg: Config) -> Callable[[str], None]:
-    """A finger on the mock pins: what the in-process simulated dealer presses with."""
+def mock_press(cfg: Config) -> Callable[..., None]:
+    """A finger on the mock pins: what the in-process simulated dealer presses with
+    (``press(name)`` for a dealer's button, ``press(name, seat)`` for a seat's)."""
     from gpiozero import Device
 
     pins = dict(cfg.gpio.buttons) if cfg.gpio else {}
+    seat_pins = {b: dict(m) for b, m in cfg.gpio.seat_buttons.items()} if cfg.gpio else {}
 
-    def press(name: str) -> None:
-        pin = Device.pin_factory.pin(pins[name])
+    def press(name: str, seat: int | None = None) -> None:
+        pin = Device.pin_factory.pin(pins[name] if seat is None else seat_pins[name][seat])
         pin.drive_low()
         pin.drive_high()
     return press

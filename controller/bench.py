@@ -752,18 +752,16 @@ def run_sim_worker(args: argparse.Namespace) -> int:
     returns is recorded (a retransmission, the same bytes again, is not).
     After ``--cards`` cards, or on SIGUSR1, the dealer stops at the next
     settle prompt and ``paused`` is printed; SIGTERM ends the worker."""
+    from controller.cli import sim_rig
     from controller.pit_client import PitClient
     from drivers import messages
     from drivers.framing import HEADER, TRAILER
-    from games.decks import SPECS
-    from hw_sim.rig import SimRig
 
     cfg = load_config(args.config)
     links = {name: dev.url for name, dev in cfg.devices.items()}
     for path in links.values():
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    rig = SimRig(SPECS[cfg.table.game], seed=args.seed, transport="pty", links=links,
-                 pass_probability=0.2, pace=args.pace).start()
+    rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2, pace=args.pace).start()
     sent: list[tuple[int, str]] = []
     last = [b""]
     pause = threading.Event()
@@ -786,9 +784,10 @@ def run_sim_worker(args: argparse.Namespace) -> int:
     ids = itertools.count(1)
     pit: PitClient | None = None
 
-    def press(button: str) -> None:
+    def press(button: str, seat: int | None = None) -> None:
         assert pit is not None
-        pit.publish(f"{base}/cmd/button", {"id": f"bench-{next(ids)}", "button": button})
+        payload = {"id": f"bench-{next(ids)}", "button": button} | ({"seat": seat} if seat is not None else {})
+        pit.publish(f"{base}/cmd/button", payload)
 
     dealer = rig.attach_dealer(press)
 

@@ -20,17 +20,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.broker import LocalBroker
-from controller.config import Config, ConfigError, load_config
+from controller.config import Config, ConfigError, load_config, parse_raw
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import PitView
+from games import registry
 
 if TYPE_CHECKING:
     from controller.table import Health
 
 SIM_CONFIG_DIR = Path(__file__).resolve().parent / "data"
-"""The simulated tables' configs, shipped in the package (config/ links to them): demo and
-sim work from an installed wheel too, not only from a checkout."""
-GAMES = ("baccarat",)
+"""The simulated tables' example configs, shipped in the package (config/ links to them): sim and
+bench work from an installed wheel too, not only from a checkout."""
+
+SIM_PINS = (5, 6, 13, 19, 12, 16, 20, 21, 17, 27, 22, 23, 24, 25, 26, 4, 2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 0, 1)
+"""BCM pins the demo's mock GPIO hands out, in the order the example baccarat config uses them."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(required=True, metavar="COMMAND")
 
     d = sub.add_parser("demo", help="a simulated table end to end, with a broker of its own")
-    d.add_argument("--game", choices=GAMES, default="baccarat")
+    d.add_argument("--game", choices=registry.names(), default="baccarat")
     d.add_argument("--rounds", type=_positive, default=10)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--mqtt-port", type=int, default=0, help="broker port (default: a free one)")
@@ -115,18 +118,57 @@ def _positive(text: str) -> int:
 
 # -- demo ----------------------------------------------------------------------
 
+def sim_table_config(game: str) -> Config:
+    """A simulated table of ``game``, from the registry alone: its device roles with their
+    first kind, its buttons and light groups on mock GPIO pins, the demo's seats and options.
+    Checked like any config, so the demo deals exactly what a config file would."""
+    entry = registry.get(game)
+    pins = iter(SIM_PINS)
+    seats = entry.demo.get("seats", entry.seats[1])
+    gpio: dict = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
+                  "seat_lights": {}, "seat_buttons": {}}
+    for name in entry.buttons:
+        gpio["buttons"][name] = next(pins)
+    for name in entry.buttons:
+        gpio["button_leds"][name] = next(pins)
+    # Seat buttons before lights: the dealer presses them; a light without a pin is only a warning.
+    for name in entry.seat_buttons:
+        gpio["seat_buttons"][name] = {str(s): next(pins) for s in range(1, seats + 1)}
+    for group in entry.light_groups:
+        group_pins = {}
+        for s in range(1, seats + 1):
+            pin = next(pins, None)
+            if pin is not None:
+                group_pins[str(s)] = pin
+        gpio["seat_lights"][group] = group_pins
+    slug = game.replace("_", "-")
+    raw = {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},
+           "game": dict(entry.demo.get("game", {})),
+           "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
+           "journal": {"path": f"var/{slug}-sim-01.db"},
+           "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}
+                       for role, r in entry.roles.items()},
+           "gpio": gpio, "dealer": {"remote_buttons": True}}
+    return parse_raw(raw, f"<simulated {game} table>")
+
+
+def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is imported here only)
+    """The simulated devices of ``cfg``: the game's deck, each device by its kind."""
+    from hw_sim.rig import SimRig
+
+    spec = registry.get(cfg.table.game).deck(cfg.options)
+    return SimRig(spec, kinds={name: dev.kind for name, dev in cfg.devices.items()}, **kw)  # type: ignore[arg-type]
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app import build_controller, mock_press
-    from games.decks import SPECS
-    from hw_sim.rig import SimRig
 
     with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
             tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
-        cfg = load_config(SIM_CONFIG_DIR / f"{args.game}-sim.toml")
-        rig = SimRig(SPECS[args.game], seed=args.seed, transport=args.transport,
-                     pass_probability=0.2).start()
+        cfg = sim_table_config(args.game)
+        rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=0.2).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg))
@@ -285,26 +327,24 @@ def _fault_spec(text: str) -> object:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from games.decks import SPECS
-    from hw_sim.rig import SimRig
-
     cfg = load_config(args.config)
     links = {}
     for name, dev in cfg.devices.items():
-        if not dev.url.startswith("/"):
+        if not (dev.url or "").startswith("/"):
             raise ConfigError(cfg.source, [f"devices.{name}.url: tablectl sim needs a filesystem path "
                                            f"to put the simulated device at, not {dev.url!r}"])
-        Path(dev.url).parent.mkdir(parents=True, exist_ok=True)
+        Path(dev.url).parent.mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
         links[name] = dev.url
-    rig = SimRig(SPECS[cfg.table.game], seed=args.seed, transport="pty", links=links,
-                 pass_probability=0.2, faults=list(args.fault)).start()
+    rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
+                  faults=list(args.fault)).start()
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
     ids = itertools.count(1)
     pit: PitClient | None = None
 
-    def press(button: str) -> None:
+    def press(button: str, seat: int | None = None) -> None:
         assert pit is not None
-        pit.publish(f"{base}/cmd/button", {"id": f"sim-{next(ids)}", "button": button})
+        payload = {"id": f"sim-{next(ids)}", "button": button} | ({"seat": seat} if seat is not None else {})
+        pit.publish(f"{base}/cmd/button", payload)
 
     dealer = rig.attach_dealer(press)
     pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt"],

@@ -22,9 +22,12 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from controller.config_schema import CONFIG_SCHEMA, GAME_DEVICES
+from controller.config_schema import CONFIG_SCHEMA
 from controller.mqtt_tls import TlsError, tls_context
-from controller.schemas import problems
+from controller.schemas import explain, problems
+from drivers.kinds import KINDS
+from games import registry
+from games.options import OptionError
 
 
 class ConfigError(ValueError):
@@ -43,14 +46,6 @@ class TableSection:
     seats: int = 8
     autostart: bool = False
     """Open the table (start the deck check) as soon as the controller starts."""
-
-
-@dataclass(frozen=True)
-class GameSection:
-    """Options of the game's round machine; see the game's module docstring."""
-
-    action_wrap: str = "around_table"
-    first_player_dealer_seat: int = 1
 
 
 @dataclass(frozen=True)
@@ -86,13 +81,25 @@ class JournalSection:
 
 
 @dataclass(frozen=True)
-class SerialDevice:
-    """A device on a serial line: a port, a by-id path, a pty or ``socket://``."""
+class DeviceSection:
+    """One device: its name (the role it fills in the game), its kind (which driver) and the
+    kind's settings. The serial settings have fields of their own because the simulator and
+    the tests point them elsewhere; anything else a kind takes is in ``settings``."""
 
     name: str
-    url: str
+    kind: str
+    url: str | None = None
     baudrate: int = 115200
     heartbeat_timeout: float = 3.0
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def driver_settings(self) -> dict[str, Any]:
+        """What the kind's driver is opened with (drivers.kinds.open_driver)."""
+        base = {"url": self.url, "baudrate": self.baudrate, "heartbeat_timeout": self.heartbeat_timeout}
+        return {**self.settings, **{k: v for k, v in base.items() if v is not None}}
+
+
+SerialDevice = DeviceSection
 
 
 @dataclass(frozen=True)
@@ -102,9 +109,12 @@ class GpioSection:
     """A bouncing contact on `deal` would settle a round and close the next
     round's bets in one press; 50 ms is well under a dealer's double press."""
     buttons: dict[str, int] = field(default_factory=dict)
+    """The dealer's buttons, by the game's button names."""
     button_leds: dict[str, int] = field(default_factory=dict)
-    action_lights: dict[int, int] = field(default_factory=dict)
-    player_dealer_lights: dict[int, int] = field(default_factory=dict)
+    seat_lights: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Light group (games.round.contract.LIGHT_GROUPS, as the game declares them) -> seat -> pin."""
+    seat_buttons: dict[str, dict[int, int]] = field(default_factory=dict)
+    """Players' decision buttons (the game's seat buttons: play, fold ...) -> seat -> pin."""
 
 
 @dataclass(frozen=True)
@@ -116,13 +126,16 @@ class DealerSection:
 @dataclass(frozen=True)
 class Config:
     table: TableSection
-    game: GameSection
+    game: dict[str, Any]
+    """The ``[game]`` section as written; ``options`` is what the game made of it."""
     mqtt: MqttSection
     journal: JournalSection
-    devices: dict[str, SerialDevice]
+    devices: dict[str, DeviceSection]
     gpio: GpioSection | None
     dealer: DealerSection
     source: str = "<config>"
+    options: Any = None
+    """The game's options model (games.registry.GameEntry.options), checked at load."""
 
 
 def load_config(path: str | Path) -> Config:
@@ -143,6 +156,11 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # its message carries "(at line L, column C)"
         raise ConfigError(source, [f"TOML syntax error: {exc}"]) from None
+    return parse_raw(raw, source)
+
+
+def parse_raw(raw: dict[str, Any], source: str = "<config>") -> Config:
+    """Check a config already read into a dict (a simulated table's, made from the registry)."""
     found = problems(_VALIDATOR, raw)
     if found:
         raise ConfigError(source, found)
@@ -156,16 +174,16 @@ _VALIDATOR = Draft202012Validator(CONFIG_SCHEMA)
 
 
 def _cross_checks(raw: dict[str, Any]) -> list[str]:
-    """Rules between keys, once every key has the right type and range."""
+    """Rules between keys, once every key has the right type and range; and everything that
+    depends on the game, asked of the game registry: its options, device roles, buttons and lights."""
     out: list[str] = []
     seats = raw["table"].get("seats", TableSection.seats)
     game = raw["table"]["game"]
-    first = raw.get("game", {}).get("first_player_dealer_seat")
-    if first is not None and first > seats:
-        out.append(f"game.first_player_dealer_seat: seat {first} is beyond table.seats = {seats}")
-    for device in GAME_DEVICES.get(game, ()):
-        if device not in raw.get("devices", {}):
-            out.append(f"devices.{device}: is required: game {game!r} cannot be dealt without it")
+    try:
+        entry = registry.get(game)
+    except KeyError as exc:
+        return [f"table.game: {exc.args[0]}"]
+    out += _game_checks(entry, raw)
     mqtt = raw.get("mqtt", {})
     if "password" in mqtt and "password_file" in mqtt:
         out.append("mqtt.password: give password or password_file, not both")
@@ -176,17 +194,67 @@ def _cross_checks(raw: dict[str, Any]) -> list[str]:
         given, missing = ("tls_cert_file", "tls_key_file") if "tls_cert_file" in mqtt else \
             ("tls_key_file", "tls_cert_file")
         out.append(f"mqtt.{missing}: is required with mqtt.{given} (a client certificate and its key)")
-    gpio = raw.get("gpio", {})
+    out += _gpio_checks(entry, raw.get("gpio", {}), seats)
+    return out
+
+
+def _game_checks(entry: registry.GameEntry, raw: dict[str, Any]) -> list[str]:
+    """``[game]`` against the game's options schema, ``[devices]`` against its roles and their kinds."""
+    out = [f"game.{line}" if not line.startswith("(top level)") else f"game{line[11:]}"
+           for line in problems(Draft202012Validator(entry.options_schema), raw.get("game", {}))]
+    devices = raw.get("devices", {})
+    for role_name, role in entry.roles.items():
+        if role.required and role_name not in devices:
+            out.append(f"devices.{role_name}: is required: game {entry.name!r} cannot be dealt without it "
+                       f"(kind {' or '.join(role.kinds)})")
+    for name, device in devices.items():
+        role = entry.roles.get(name)
+        if role is None:
+            roles = ", ".join(entry.roles) or "none"
+            out.append(f"devices.{name}: game {entry.name!r} has no device role {name!r} (its roles: {roles})")
+            continue
+        kind = device.get("kind")
+        if kind not in role.kinds:
+            out.append(f"devices.{name}.kind: must be {' or '.join(repr(k) for k in role.kinds)} for the "
+                       f"{name} of {entry.name!r} (got {kind!r})")
+            continue
+        if kind not in KINDS:
+            out.append(f"devices.{name}.kind: no driver for kind {kind!r}; known: {', '.join(KINDS)}")
+            continue
+        for error in Draft202012Validator(KINDS[kind].settings).iter_errors(device):
+            for line in explain(error):
+                out.append(f"devices.{name}.{line}" if not line.startswith("(top level)")
+                           else f"devices.{name}{line[11:]}")
+    return out
+
+
+def _gpio_checks(entry: registry.GameEntry, gpio: dict[str, Any], seats: int) -> list[str]:
+    """Every GPIO name is one the game declares; one pin, one use; no seat beyond the table."""
+    out: list[str] = []
+    vocab = {"buttons": entry.buttons, "button_leds": entry.buttons,
+             "seat_lights": entry.light_groups, "seat_buttons": entry.seat_buttons}
+    what = {"buttons": "button", "button_leds": "button", "seat_lights": "light group",
+            "seat_buttons": "seat button"}
+    for group, names in vocab.items():
+        for name in gpio.get(group, {}):
+            if name not in names:
+                have = ", ".join(names) or "none"
+                out.append(f"gpio.{group}.{name}: {entry.name!r} has no {what[group]} {name!r} (its {what[group]}s: "
+                           f"{have})")
     users: dict[int, str] = {}
-    for group in ("buttons", "button_leds", "action_lights", "player_dealer_lights"):
-        for key, pin in gpio.get(group, {}).items():
-            where = f"gpio.{group}.{key}"
-            if group.endswith("_lights") and int(key) > seats:
-                out.append(f"{where}: seat {key} is beyond table.seats = {seats}")
-            if pin in users:
-                out.append(f"{where}: pin {pin} is already used by {users[pin]}")
-            else:
-                users[pin] = where
+    flat: list[tuple[str, str, int]] = []
+    for group in ("buttons", "button_leds"):
+        flat += [(f"gpio.{group}.{k}", "", pin) for k, pin in gpio.get(group, {}).items()]
+    for group in ("seat_lights", "seat_buttons"):
+        for name, by_seat in gpio.get(group, {}).items():
+            flat += [(f"gpio.{group}.{name}.{k}", k, pin) for k, pin in by_seat.items()]
+    for where, seat, pin in flat:
+        if seat and int(seat) > seats:
+            out.append(f"{where}: seat {seat} is beyond table.seats = {seats}")
+        if pin in users:
+            out.append(f"{where}: pin {pin} is already used by {users[pin]}")
+        else:
+            users[pin] = where
     return out
 
 
@@ -207,22 +275,33 @@ def _build(raw: dict[str, Any], source: str) -> Config:
         bounce_time=gpio_raw.get("bounce_time", GpioSection.bounce_time),
         buttons=dict(gpio_raw.get("buttons", {})),
         button_leds=dict(gpio_raw.get("button_leds", {})),
-        action_lights={int(k): v for k, v in gpio_raw.get("action_lights", {}).items()},
-        player_dealer_lights={int(k): v for k, v in gpio_raw.get("player_dealer_lights", {}).items()},
+        seat_lights={g: {int(k): v for k, v in m.items()} for g, m in gpio_raw.get("seat_lights", {}).items()},
+        seat_buttons={b: {int(k): v for k, v in m.items()} for b, m in gpio_raw.get("seat_buttons", {}).items()},
     )
+    try:
+        options = registry.get(table.game).load_options(raw.get("game", {}), table.seats)
+    except OptionError as exc:  # the field is already the config key (table.seats, game.action_wrap)
+        raise ConfigError(source, [f"{exc.field}: {exc.why}"]) from None
     journal = raw.get("journal", {})
     return Config(
         table=table,
-        game=GameSection(**raw.get("game", {})),
+        game=dict(raw.get("game", {})),
+        options=options,
         mqtt=MqttSection(**mqtt_raw),
         journal=JournalSection(Path(journal.get("path", f"var/{table.id}.db")),
                                max_undelivered=journal.get("max_undelivered", JournalSection.max_undelivered),
                                warn_at=journal.get("warn_at", JournalSection.warn_at)),
-        devices={name: SerialDevice(name, **dev) for name, dev in raw.get("devices", {}).items()},
+        devices={name: _device(name, dev) for name, dev in raw.get("devices", {}).items()},
         gpio=gpio,
         dealer=DealerSection(**raw.get("dealer", {})),
         source=source,
     )
+
+
+def _device(name: str, raw: dict[str, Any]) -> DeviceSection:
+    known = {k: raw[k] for k in ("url", "baudrate", "heartbeat_timeout") if k in raw}
+    rest = {k: v for k, v in raw.items() if k not in known and k != "kind"}
+    return DeviceSection(name, raw["kind"], settings=rest, **known)
 
 
 def _read_secret(source: str, path: str) -> str:

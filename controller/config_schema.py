@@ -6,18 +6,16 @@ everywhere (``additionalProperties: false``), because a misspelt key that is
 silently ignored leaves a table running on a default nobody chose.
 
 Cross-field rules that a schema says badly (a seat beyond ``table.seats``,
-one GPIO pin used twice, password and password_file both given) are checked
-in :mod:`controller.config` after this schema passes.
+one GPIO pin used twice, password and password_file both given) and what
+depends on the game (its ``[game]`` options, device roles, buttons and light
+groups, all from :mod:`games.registry`) are checked in :mod:`controller.config`
+after this schema passes: no game is named here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.baccarat_rules import ACTION_WRAPS
-
-GAMES = ("baccarat",)
-BUTTONS = ("deal", "void", "shuffle_ack", "pass")
 MAX_SEATS = 14
 """The largest table of the rule sheets: Three Card Poker on a baccarat
 table, 13 players and the player-dealer (california-card-room-games)."""
@@ -36,11 +34,11 @@ def _pins_by(names: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "propertyNames": names, "additionalProperties": _PIN}
 
 
-_SERIAL = _section({
-    "url": {"type": "string", "minLength": 1},
-    "baudrate": {"type": "integer", "minimum": 300, "maximum": 4_000_000},
-    "heartbeat_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
-}, required=("url",))
+_NAME = {"pattern": "^[a-z][a-z0-9_]*$", "x-why": "must be a lower-case name such as \"deal\" or \"shoe\""}
+
+_DEVICE = {"type": "object", "properties": {"kind": {"type": "string", "minLength": 1}}, "required": ["kind"],
+           "x-why": "must be a table with kind = \"...\" and the kind's settings"}
+"""Each device names its kind; the kind's own schema (drivers.kinds) checks the rest."""
 
 CONFIG_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -48,14 +46,11 @@ CONFIG_SCHEMA: dict[str, Any] = {
     **_section({
         "table": _section({
             "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$", "minLength": 1, "maxLength": 64},
-            "game": {"enum": list(GAMES)},
+            "game": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
             "seats": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
             "autostart": {"type": "boolean"},
         }, required=("id", "game")),
-        "game": _section({
-            "action_wrap": {"enum": list(ACTION_WRAPS)},
-            "first_player_dealer_seat": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
-        }),
+        "game": {"type": "object"},
         "mqtt": _section({
             "host": {"type": "string", "minLength": 1},
             "port": {"type": "integer", "minimum": 1, "maximum": 65535},
@@ -81,19 +76,16 @@ CONFIG_SCHEMA: dict[str, Any] = {
             "warn_at": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
                         "x-why": "a fraction of journal.max_undelivered, above 0 and below 1 (0.8 = at 80 %)"},
         }),
-        "devices": _section({"shoe": _SERIAL, "shuffler": _SERIAL}),
+        "devices": {"type": "object", "propertyNames": _NAME, "additionalProperties": _DEVICE},
         "gpio": _section({
             "pin_factory": {"enum": ["default", "mock"]},
             "bounce_time": {"type": "number", "minimum": 0, "maximum": 1,
                             "x-why": "seconds a button must stay still to count (0 turns debouncing off)"},
-            "buttons": _pins_by({"enum": list(BUTTONS)}),
-            "button_leds": _pins_by({"enum": list(BUTTONS)}),
-            "action_lights": _pins_by(_SEAT_KEY),
-            "player_dealer_lights": _pins_by(_SEAT_KEY),
+            "buttons": _pins_by(_NAME),
+            "button_leds": _pins_by(_NAME),
+            "seat_lights": {"type": "object", "propertyNames": _NAME, "additionalProperties": _pins_by(_SEAT_KEY)},
+            "seat_buttons": {"type": "object", "propertyNames": _NAME, "additionalProperties": _pins_by(_SEAT_KEY)},
         }),
         "dealer": _section({"remote_buttons": {"type": "boolean"}}),
     }, required=("table",)),
 }
-
-GAME_DEVICES: dict[str, tuple[str, ...]] = {"baccarat": ("shoe", "shuffler")}
-"""The devices each game cannot be dealt without."""

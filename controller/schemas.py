@@ -25,6 +25,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from games import registry as games
+
 SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
 BASE_URI = "https://tablectl.invalid/schemas/"
 """The ``$id`` base of every schema. ``.invalid`` can never resolve, so
@@ -43,14 +45,30 @@ class SchemaError(ValueError):
         super().__init__(f"{what}: " + "; ".join(problems))
 
 
+def _schema_files() -> list[Path]:
+    """docs/schemas/, then each registered game's own event schemas (games/<game>/schemas/)."""
+    files = sorted(SCHEMA_DIR.rglob("*.json"))
+    for name in games.names():
+        folder = games.get(name).schemas
+        if folder is not None:
+            files += sorted(folder.glob("*.json"))
+    return files
+
+
 @cache
 def registry() -> Registry:
-    """Every schema file under docs/schemas/, by its ``$id``."""
+    """Every schema file, by its ``$id``: the controller's and the games' (``games/<game>/<kind>.json``)."""
     resources = []
-    for path in sorted(SCHEMA_DIR.rglob("*.json")):
+    for path in _schema_files():
         contents = json.loads(path.read_text(encoding="utf-8"))
         resources.append((contents["$id"], Resource.from_contents(contents, default_specification=DRAFT202012)))
     return Registry().with_resources(resources)
+
+
+def game_kinds(game: str) -> frozenset[str]:
+    """The event kinds a game narrows with a schema of its own."""
+    folder = games.get(game).schemas
+    return frozenset(p.stem for p in folder.glob("*.json")) if folder is not None else frozenset()
 
 
 @cache
@@ -60,8 +78,8 @@ def validator(name: str) -> Draft202012Validator:
     (``"command#/$defs/void"``)."""
     file, _, pointer = name.partition("#")
     uri = f"{BASE_URI}{file}.json"
-    if not (SCHEMA_DIR / f"{file}.json").is_file():
-        raise KeyError(f"no schema {file!r} in {SCHEMA_DIR}")
+    if uri not in {json.loads(p.read_text(encoding="utf-8"))["$id"] for p in _schema_files()}:
+        raise KeyError(f"no schema {file!r} in {SCHEMA_DIR} or a game's schemas")
     schema = {"$ref": f"{uri}#{pointer}"} if pointer else registry().contents(uri)
     return Draft202012Validator(schema, registry=registry())
 
@@ -83,8 +101,9 @@ def validate(name: str, instance: Any) -> None:
         raise SchemaError(name, found)
 
 
-def validate_event(envelope: Mapping[str, Any]) -> None:
-    """Check a published event: its envelope, then its kind's data schema.
+def validate_event(envelope: Mapping[str, Any], game: str | None = None) -> None:
+    """Check a published event: its envelope, then its kind's data schema, then, for
+    ``game``, the game's own schema of that kind where it has one (``card``, ``result`` ...).
 
     The error names the event (``event 12 (card)``) and each bad key, so a
     test failure points straight at the emitting code.
@@ -97,6 +116,8 @@ def validate_event(envelope: Mapping[str, Any]) -> None:
             found = [f"kind: no schema for event kind {kind!r} (known: {', '.join(event_kinds())})"]
         else:
             found = problems(validator(f"events/{kind}"), envelope)
+            if game is not None and kind in game_kinds(game):
+                found = sorted({*found, *problems(validator(f"games/{game}/{kind}"), envelope)})
     if found:
         raise SchemaError(what, found)
 

@@ -17,12 +17,13 @@ PUBACKs come back as :class:`~controller.inbox.Acked` items; all that are
 queued are marked delivered in one transaction. A (re)connect publishes the
 birth, the state and the journal's backlog, in ``seq`` order.
 
-Device faults: the round-machine contract has no trigger for a device
-fault, so a fault (or a device going offline) while the machine needs that
-device (the shoe while dealing, the shuffler during the deck check and the
-shuffle) is raised here as an ``alarm``; the pit or the dealer then voids
-or resumes as the machine's prompt allows. Every device change is also a
-``device`` event.
+Device events reach the machine through one method, ``device_input(role,
+kind, data)``: the kind is the event class's name in snake case
+(``CardDrawn`` -> ``card_drawn``) and the data its fields, so a new device
+class needs no change here. What a fault means for the round is the
+machine's to decide, by the device's role (games.round.lifecycle); every
+device change is also a ``device`` event, journaled here. No rule of any
+game lives in this module: the game comes from games.registry.
 
 A restart in the middle of a round (power loss) cannot continue that round:
 the shoe's ledger is gone and the machine starts ``closed``. The journal's
@@ -43,14 +44,16 @@ backlog is down to half the warning level.
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import logging
 import queue
+import re
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Protocol
 
 from controller.commands import CommandError, Request, parse
@@ -61,18 +64,15 @@ from controller.publisher import Publisher
 from drivers.events import (
     ButtonPressed,
     CardCount,
-    CardDrawn,
-    CutCard,
-    DeckVerified,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
     DeviceOnline,
     FramesDropped,
-    ShoeEmpty,
-    ShuffleComplete,
 )
-from games.round import ROUND_STATES, Refused
+from games import registry
+from games.round import Refused, Verdict
+from games.round.contract import empty_lights
 
 log = logging.getLogger(__name__)
 
@@ -80,23 +80,24 @@ Emit = Callable[[str, dict], None]
 
 
 class Machine(Protocol):
-    """The round-machine API of docs/internals.md, as the table uses it."""
+    """The round-machine contract of docs/internals.md (games.round.contract), as the table uses it."""
 
     state: str
     round: int | None
+    LIGHT_GROUPS: tuple[str, ...]
 
     def open(self) -> None: ...
     def close(self) -> None: ...
-    def deck_checked(self, cards: Any, unreadable: int) -> None: ...
-    def shuffled(self, count: int) -> None: ...
-    def card(self, card: Any) -> None: ...
-    def cut_card(self) -> None: ...
-    def shoe_empty(self) -> None: ...
-    def button(self, name: str) -> None: ...
     def void(self, reason: str, by: str) -> None: ...
     def resume(self, by: str) -> None: ...
-    def device_fault(self, device: str, code: str, detail: str) -> None: ...
+    def device_input(self, role: str, kind: str, data: Mapping[str, Any]) -> None: ...
+    def press(self, name: str, seat: int | None = None) -> Verdict: ...
     def snapshot(self) -> dict: ...
+    def save(self) -> dict: ...
+    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None: ...
+
+    @property
+    def round_open(self) -> bool: ...
 
 
 MachineFactory = Callable[[Config, Emit, int], Machine]
@@ -105,42 +106,34 @@ MachineFactory = Callable[[Config, Emit, int], Machine]
 class Lights(Protocol):
     """``drivers.gpio.TableGpio`` as the table uses it."""
 
-    def show(self, action_seat: int | None, player_dealer_seat: int | None,
-             buttons_lit: list[str]) -> list[str] | None: ...
+    def show(self, lights: Mapping[str, Any]) -> list[str] | None: ...
 
 
 def build_machine(config: Config, emit: Emit, first_round: int = 1) -> Machine:
-    """The round machine of ``config.table.game``, fed from the config's ``[game]`` options."""
-    options = game_options(config)
-    if config.table.game == "baccarat":
-        from games.baccarat import BaccaratRound
-
-        return BaccaratRound(options, emit, first_round=first_round)
-    raise ConfigError(config.source, [f"table.game: no round machine for {config.table.game!r}"])
-
-
-OPTION_KEYS = {"seats": "table.seats", "action_wrap": "game.action_wrap",
-               "first_player_dealer_seat": "game.first_player_dealer_seat"}
-"""Where each game option comes from in the config, so its error names the key."""
-
-
-def game_options(config: Config) -> Any:
-    """The game's options from the config. Called at start-up, before the table
-    thread, so a value the game's rules refuse is reported like any config error."""
-    if config.table.game != "baccarat":
-        raise ConfigError(config.source, [f"table.game: no round machine for {config.table.game!r}"])
-    from games.baccarat import BaccaratOptions
-
-    values = {"seats": config.table.seats, "action_wrap": config.game.action_wrap,
-              "first_player_dealer_seat": config.game.first_player_dealer_seat}
-    accepted = inspect.signature(BaccaratOptions).parameters
+    """The round machine of ``config.table.game`` (games.registry), fed the options checked at load."""
     try:
-        return BaccaratOptions(**{k: v for k, v in values.items() if k in accepted})
-    except (TypeError, ValueError) as exc:
-        field, sep, why = str(exc).partition(": ")
-        key = OPTION_KEYS.get(field) if sep else None
-        text = f"{key}: {why}" if key else f"game: {config.table.game} refuses these options: {exc}"
-        raise ConfigError(config.source, [text]) from None
+        entry = registry.get(config.table.game)
+    except KeyError as exc:
+        raise ConfigError(config.source, [f"table.game: {exc.args[0]}"]) from None
+    options = config.options if config.options is not None else _options(config, entry)
+    return entry.build(options, emit, first_round)
+
+
+def _options(config: Config, entry: registry.GameEntry) -> Any:
+    from games.options import OptionError
+
+    try:
+        return entry.load_options(config.game, config.table.seats)
+    except OptionError as exc:
+        raise ConfigError(config.source, [f"{exc.field}: {exc.why}"]) from None
+
+
+@cache
+def _input_of(event_type: type) -> tuple[str, tuple[str, ...]]:
+    """A device event class as a machine input: its kind (``CardDrawn`` -> ``card_drawn``)
+    and the fields it carries besides the device's name. Worked out once per class."""
+    kind = re.sub(r"(?<!^)(?=[A-Z])", "_", event_type.__name__).lower()
+    return kind, tuple(f.name for f in dataclasses.fields(event_type) if f.name != "device")
 
 
 ROUND_IN_PROGRESS = frozenset({"betting", "dealing", "fault"})
@@ -302,7 +295,7 @@ class Table:
         self._void_interrupted_round()
         first_round = (self.journal.last_round() or 0) + 1
         self.machine = self.machine_factory(self.config, self._emit, first_round)
-        self._restore_rotation()
+        self._restore_machine()
         self.publisher.start(birth)
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -391,17 +384,15 @@ class Table:
         except Exception:
             log.exception("the machine's snapshot failed")
             snapshot = None
-        lights = self._lights if snapshot is None else _lights_of(snapshot)
+        lights = self._lights if snapshot is None else snapshot["lights"]
         changed = lights != self._lights
         if changed:
             self._emit("lights", lights)
         events: list[Event] = []
         if self._pending:
             pending, self._pending = self._pending, []
-            meta = {"state": machine.state, "round": machine.round, "round_open": _round_open(machine)}
-            rotation = getattr(machine, "rotation", None)
-            if rotation is not None:
-                meta["player_dealer"] = rotation.saved()
+            meta = {"state": machine.state, "round": machine.round, "round_open": machine.round_open,
+                    "machine": machine.save()}
             events = self.journal.append_many(pending, meta=meta)
         if changed:
             self._lights = lights
@@ -429,21 +420,17 @@ class Table:
     # -- device events ---------------------------------------------------------
 
     def _device(self, event: DeviceEvent) -> None:
+        """Buttons and line errors are the table's; everything else goes to the machine,
+        which knows what it means for the round (after a ``device`` event for a status change)."""
         machine = self.machine
         assert machine is not None
         match event:
-            case CardDrawn(card=card):
-                machine.card(card)
-            case CutCard():
-                machine.cut_card()
-            case ShoeEmpty():
-                machine.shoe_empty()
-            case ShuffleComplete(count=count):
-                machine.shuffled(count)
-            case DeckVerified(cards=cards, unreadable=unreadable):
-                machine.deck_checked(cards, unreadable)
-            case ButtonPressed(button=button):
-                self._press(button)
+            case ButtonPressed(button=button, seat=seat):
+                self._press(button, seat)
+                return
+            case FramesDropped(device=device, counts=counts):
+                self._emit("line_errors", {"device": device, "dropped": dict(counts)})
+                return
             case DeviceFault(device=device, code=code, detail=detail):
                 self._device_status(device, "fault", code, detail)
             case DeviceOnline(device=device, info=info):
@@ -453,19 +440,14 @@ class Table:
                 # a port error or a port that cannot be opened is plain ``offline``.
                 code = "heartbeat_lost" if reason == "heartbeat_lost" else None
                 self._device_status(device, "offline", code, reason)
-            case FramesDropped(device=device, counts=counts):
-                self._emit("line_errors", {"device": device, "dropped": dict(counts)})
             case CardCount(device=device, count=count):
-                log.info("%s counted %d cards", device, count)  # no trigger for it in the contract
-            case _:
-                log.warning("device event %r has no handler", type(event).__name__)
+                log.info("%s counted %d cards", device, count)
+        kind, fields = _input_of(type(event))
+        machine.device_input(event.device, kind, {f: getattr(event, f) for f in fields})
 
     def _device_status(self, device: str, status: str, code: str | None, detail: str) -> None:
         self.devices[device] = status
         self._emit("device", {"device": device, "status": status, "code": code, "detail": detail})
-        if status != "online" and self.machine is not None:
-            # The rules decide what a fault means for the round (games.round.device_fault).
-            self.machine.device_fault(device, code or status, detail)
 
     # -- commands --------------------------------------------------------------
 
@@ -509,11 +491,8 @@ class Table:
         elif name == "replay":
             extra = self._queue_replay(args["from"], args["to"])
         elif name == "button":
-            before = len(self._pending)
-            self._press(args["button"])
-            pressed = next((p.data for p in self._pending[before:] if p.kind == "button"), None)
-            if pressed is not None:
-                extra = {"accepted": pressed["accepted"], "reason": pressed["reason"]}
+            verdict = self._press(args["button"], args.get("seat"))
+            extra = {"accepted": verdict.accepted, "reason": verdict.reason}
         return {"state": machine.state, "round": machine.round, **extra}
 
     def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,
@@ -661,16 +640,16 @@ class Table:
         if self.machine is not None and self.machine.state == "closed":
             self._run_request(Request("open", None))
 
-    def _press(self, name: str) -> None:
-        """A dealer's button (GPIO or ``cmd/button``). At the outbox cap ``deal``
-        in ``betting`` (no more bets: the deal would start) is refused."""
+    def _press(self, name: str, seat: int | None = None) -> Verdict:
+        """A dealer's or a seat's button (GPIO or ``cmd/button``); the machine's verdict.
+        At the outbox cap ``deal`` in ``betting`` (no more bets: the deal would start) is refused."""
         machine = self.machine
         assert machine is not None
-        if self._held and name == "deal" and machine.state == "betting":
+        if self._held and name == "deal" and seat is None and machine.state == "betting":
             self._held_deal = True
             self._emit("button", {"button": name, "accepted": False, "reason": HOLD_REASON})
-            return
-        machine.button(name)
+            return Verdict(False, HOLD_REASON)
+        return machine.press(name, seat)
 
     def _drain_acks(self) -> None:
         """At stop: give the broker a moment to acknowledge what is in flight.
@@ -693,7 +672,7 @@ class Table:
 
     def _shutdown(self) -> None:
         try:
-            self._show({"action_seat": None, "player_dealer_seat": None, "buttons_lit": []})
+            self._show(empty_lights())
             if self.gpio is not None and hasattr(self.gpio, "close"):
                 self.gpio.close()
             # The pit hears why the table went away: a journal that cannot be written (a full
@@ -732,31 +711,17 @@ class Table:
                 [Pending("void", rnd, {"round": rnd, "reason": reason, "by": "controller"}, time.time())],
                 meta={"state": "closed", "round": None, "round_open": False}))
 
-    def _restore_rotation(self) -> None:
-        """Who held the player-dealer position, and for how many rounds, goes on
-        across a restart (games.round.PlayerDealerRotation.saved): the limit of two
-        consecutive rounds holds whatever happens to the controller."""
-        rotation = getattr(self.machine, "rotation", None)
-        saved = self.journal.meta("player_dealer")
-        if rotation is None or saved is None:
+    def _restore_machine(self) -> None:
+        """What the machine saved before a restart (its rotation, for a player-dealer game)
+        goes back to it with the state the last process journaled; what that means for the
+        game (a round stopped after its result counts as banked ...) is the game's rule."""
+        assert self.machine is not None
+        saved = self.journal.meta("machine")
+        if saved is None and self.journal.meta("player_dealer") is not None:
+            saved = {"player_dealer": self.journal.meta("player_dealer")}  # a journal from before "machine"
+        if not isinstance(saved, dict):
             return
-        why = rotation.restore(saved)
-        if why is not None:
-            log.warning("player-dealer rotation not carried over (%s): it starts again at seat %d", why,
-                        rotation.seat)
-            self._alarm("player_dealer_reset", "warning",
-                        f"the player-dealer rotation could not be carried over from before the restart ({why}); "
-                        f"seat {rotation.seat} holds the deal with no rounds counted",
-                        "check who banked the last rounds; pass the deal if that seat has banked two")
-            return
-        self._emit("player_dealer", {"seat": rotation.seat, "consecutive": rotation.consecutive,
-                                     "change": "restored"})
-        if self.journal.meta("state") == "result":
-            # Killed after the round's result and before the dealer settled it: the round keeps
-            # its result (it is not voided), so it was banked and counts, as the settle would have
-            # counted it. Without this a seat could bank a third round.
-            for data in rotation.round_played():
-                self._emit("player_dealer", data)
+        self.machine.restore(saved, self.journal.meta("state"))
 
     def _tell(self, events: list[Event]) -> None:
         """The local listeners, in seq order; one that fails is logged, never fatal."""
@@ -778,30 +743,10 @@ class Table:
         if self.gpio is None:
             return []
         try:
-            problems = self.gpio.show(lights["action_seat"], lights["player_dealer_seat"],
-                                      list(lights["buttons_lit"])) or []
+            problems = self.gpio.show(lights) or []
         except Exception:  # a broken light must not stop the table
             log.exception("setting the lights failed")
             return []
         new = [p for p in problems if p not in self._light_problems]
         self._light_problems.update(new)
         return new
-
-
-def _round_open(machine: Machine) -> bool:
-    """A round is under way and unfinished: what a restart must void. Betting
-    or dealing, or a fault raised in a round (as the machine's own void allows);
-    not ``result`` (the round is decided) nor a fault between rounds."""
-    if machine.state in ("betting", "dealing"):
-        return True
-    if machine.state == "fault":
-        origin = getattr(getattr(machine, "fault", None), "origin", None)
-        return origin is None or origin in ROUND_STATES
-    return False
-
-
-def _lights_of(snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    lights = snapshot.get("lights") or {}
-    buttons = lights.get("buttons_lit", (snapshot.get("prompt") or {}).get("buttons", []))
-    return {"action_seat": lights.get("action_seat"), "player_dealer_seat": lights.get("player_dealer_seat"),
-            "buttons_lit": list(buttons)}

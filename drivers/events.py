@@ -53,7 +53,10 @@ class CardCount(DeviceEvent):
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed(DeviceEvent):
+    """A dealer's button, or a player's seat button (``seat`` set)."""
+
     button: str
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from hw_sim.kinds import device_for
 from hw_sim.physical import Table
 
 log = logging.getLogger(__name__)
@@ -57,12 +59,12 @@ _RETRY = object()
 class SimDealer:
     """Acts on prompts: load decks, shuffle, load the shoe, call bets, draw, settle."""
 
-    def __init__(self, table: Table, shoe, shuffler, press: Callable[[str], None], *,
+    def __init__(self, table: Table, devices: dict[str, Any], kinds: dict[str, str], press: Callable[..., None], *,
                  cut_from_end: int = 16, seed: int = 0, pass_probability: float = 0.0,
                  pace: float = 0.0, on_fault: str = "void") -> None:
         self.table = table
-        self.shoe = shoe
-        self.shuffler = shuffler
+        self.devices = devices
+        self.kinds = kinds
         self.press = press
         self.cut_from_end = cut_from_end
         self.rng = random.Random(seed)
@@ -157,7 +159,7 @@ class SimDealer:
     def act(self, prompt: dict) -> bool:
         """Do what the prompt asks. False: a device it needs is dead, nothing was done."""
         expect = prompt.get("expect")
-        device = self.shuffler if expect in ("deck_check", "shuffle") else self.shoe if expect == "card" else None
+        device = device_for(expect, self.devices, self.kinds)
         if getattr(device, "dead", False):
             self.stats.count("held")
             return False
@@ -169,10 +171,10 @@ class SimDealer:
             # a close and reopen, what the shoe, the layout and the discards hold.
             self.table.load_boxes_into_shuffler()
             self.table.gather_into_shuffler()
-            self.shuffler.start_deck_check()
+            device.start_deck_check()
         elif expect == "shuffle":
             self.table.gather_into_shuffler()
-            self.shuffler.start_shuffle()
+            device.start_shuffle()
         elif expect == "load_shoe":
             self.table.load_shoe(self.cut_from_end)
             self.press("shuffle_ack")
@@ -183,11 +185,15 @@ class SimDealer:
             else:
                 self.press("deal")
         elif expect == "card":
-            self.shoe.draw()
+            device.draw()
+        elif expect == "decision":
+            # A player's choice: any of the buttons the prompt offers that seat.
+            self.press(self.rng.choice(prompt["choices"]), prompt["seat"])
         elif expect == "settle":
-            if self.misbehave.extra_card_at_settle:
+            reader = device_for("card", self.devices, self.kinds)
+            if self.misbehave.extra_card_at_settle and reader is not None:
                 self.misbehave.extra_card_at_settle = False
-                self.shoe.draw()
+                reader.draw()
                 self.stats.count("extra_card")
                 return
             self.table.clear_layout()

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 from games.decks import DeckSpec
 from hw_sim.dealer import SimDealer
-from hw_sim.devices import SimShoe, SimShuffler
+from hw_sim.devices import SimDevice, SimShoe, SimShuffler
 from hw_sim.faults import FaultScheduler, FaultSpec
+from hw_sim.kinds import SIM_KINDS
 from hw_sim.physical import Table
 from hw_sim.transport import hwsim_port, open_pty
 
@@ -27,6 +28,8 @@ class SimRig:
 
     spec: DeckSpec
     seed: int = 0
+    kinds: dict[str, str] = field(default_factory=lambda: {"shoe": "card_shoe", "shuffler": "shuffler"})
+    """Each device's name (its role in the game) and kind, as the table's config has them."""
     transport: str = "pty"            # "pty" (real pseudo-terminals) or "hwsim" (in-process)
     links: dict[str, str] = field(default_factory=dict)  # pty: symlink path per device
     heartbeat: float | None = 1.0
@@ -37,8 +40,7 @@ class SimRig:
     faults: list[FaultSpec | str] = field(default_factory=list)
     """``NAME@WHEN`` specs (hw_sim.faults), fired from the dealer's prompts and the rig's start."""
     table: Table = field(init=False)
-    shoe: SimShoe = field(init=False)
-    shuffler: SimShuffler = field(init=False)
+    devices: dict[str, SimDevice] = field(default_factory=dict, init=False)
     dealer: SimDealer | None = field(default=None, init=False)
     urls: dict[str, str] = field(default_factory=dict, init=False)
     scheduler: FaultScheduler | None = field(default=None, init=False)
@@ -48,32 +50,41 @@ class SimRig:
             raise ValueError(f"transport must be 'pty' or 'hwsim', not {self.transport!r}")
         specs = FaultScheduler(self.faults, {}).specs   # a bad spec fails here, before anything starts
         self.table = Table(self.spec, seed=self.seed)
-        ports = {}
+        unknown = sorted(k for k in self.kinds.values() if k not in SIM_KINDS)
+        if unknown:
+            raise ValueError(f"no simulated device of kind {', '.join(unknown)}; known: {', '.join(SIM_KINDS)}")
         rig = f"{os.getpid()}-{next(_rig_ids)}"
-        for name in ("shoe", "shuffler"):
+        common = {"heartbeat": self.heartbeat, "retransmit": self.retransmit}
+        for offset, (name, kind) in enumerate(sorted(self.kinds.items(), key=_device_order), start=1):
             if self.transport == "pty":
                 port = open_pty(self.links.get(name))
                 self.urls[name] = port.path
             else:
                 port = hwsim_port(f"{name}-{rig}")
                 self.urls[name] = port.url
-            ports[name] = port
-        common = {"heartbeat": self.heartbeat, "retransmit": self.retransmit}
-        self.shoe = SimShoe(self.table, ports["shoe"], seed=self.seed + 1, **common)
-        self.shuffler = SimShuffler(self.table, ports["shuffler"], seed=self.seed + 2, **common)
-        self.shoe.start()
-        self.shuffler.start()
-        self.scheduler = FaultScheduler(specs, {"shoe": self.shoe, "shuffler": self.shuffler}).start()
+            self.devices[name] = SIM_KINDS[kind](self.table, port, seed=self.seed + offset, **common)
+        for device in self.devices.values():
+            device.start()
+        self.scheduler = FaultScheduler(specs, dict(self.devices)).start()
         return self
+
+    @property
+    def shoe(self) -> SimShoe:
+        """The card reader (the device named ``shoe``), for tests that reach into it."""
+        return self.devices["shoe"]  # type: ignore[return-value]
+
+    @property
+    def shuffler(self) -> SimShuffler:
+        return self.devices["shuffler"]  # type: ignore[return-value]
 
     def attach_dealer(self, press: Callable[[str], None]) -> SimDealer:
         """The dealer presses buttons through ``press`` (mock GPIO pins or ``cmd/button``)."""
-        self.dealer = SimDealer(self.table, self.shoe, self.shuffler, press,
+        self.dealer = SimDealer(self.table, self.devices, dict(self.kinds), press,
                                 cut_from_end=self.cut_from_end, seed=self.seed + 3,
                                 pass_probability=self.pass_probability, pace=self.pace)
         if self.scheduler is not None:
             self.dealer.before_act.append(self.scheduler.before_prompt)
-        for device in (self.shoe, self.shuffler):
+        for device in self.devices.values():
             device.on_back.append(self.dealer.poke)   # a dead device is back: act on the held prompt
         return self.dealer.start()
 
@@ -82,9 +93,13 @@ class SimRig:
             self.scheduler.stop()
         if self.dealer is not None:
             self.dealer.stop()
-        for dev in (getattr(self, "shoe", None), getattr(self, "shuffler", None)):
-            if dev is not None:
-                dev.stop()
-                close = getattr(dev.port, "close", None)
-                if close:
-                    close()
+        for dev in self.devices.values():
+            dev.stop()
+            close = getattr(dev.port, "close", None)
+            if close:
+                close()
+
+
+def _device_order(item: tuple[str, str]) -> tuple[int, str]:
+    """Seeds follow a fixed order (the shoe's first), so a seeded run stays what it was."""
+    return ({"shoe": 0, "shuffler": 1}.get(item[0], 2), item[0])

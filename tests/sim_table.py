@@ -17,10 +17,9 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.app import build_controller, mock_press
-from controller.cli import SIM_CONFIG_DIR, sim_config
+from controller.cli import SIM_CONFIG_DIR, sim_config, sim_rig
 from controller.config import load_config, parse_config
 from controller.pit_client import PitClient
-from games.decks import SPECS
 from hw_sim.rig import SimRig
 
 WAIT = 30.0
@@ -36,11 +35,11 @@ class SimTable:
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
-        self.rig = SimRig(SPECS["baccarat"], seed=seed, transport=transport,
-                          pass_probability=pass_probability, **(rig or {})).start()
+        cfg = load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
+        self.rig: SimRig = sim_rig(cfg, seed=seed, transport=transport, pass_probability=pass_probability,
+                                   **(rig or {})).start()
         if prepare:
             prepare(self.rig)
-        cfg = load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
         if devices:
             cfg = replace(cfg, devices={n: replace(d, **devices) for n, d in cfg.devices.items()})
         self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")

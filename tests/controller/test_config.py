@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import ConfigError, load_config, parse_config
+from games import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,9 +17,11 @@ id = "bac-01"
 game = "baccarat"
 
 [devices.shoe]
+kind = "card_shoe"
 url = "socket://127.0.0.1:7001"
 
 [devices.shuffler]
+kind = "shuffler"
 url = "socket://127.0.0.1:7002"
 """
 
@@ -40,7 +43,9 @@ def test_example_config_loads() -> None:
     assert config.devices["shoe"].baudrate == 115200
     assert config.gpio is not None
     assert config.gpio.buttons == {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19}
-    assert config.gpio.action_lights[8] == 4  # seat keys become ints
+    assert config.gpio.seat_lights["action"][8] == 4  # seat keys become ints
+    assert set(config.gpio.seat_lights) == {"action", "player_dealer"}
+    assert config.devices["shoe"].kind == "card_shoe" and config.devices["shuffler"].kind == "shuffler"
     assert config.dealer.remote_buttons is False
 
 
@@ -50,7 +55,8 @@ def test_defaults_of_a_minimal_config() -> None:
     assert (config.mqtt.host, config.mqtt.port, config.mqtt.prefix) == ("127.0.0.1", 1883, "casino")
     assert config.journal.path == Path("var/bac-01.db")
     assert config.gpio is None
-    assert config.game.action_wrap == "around_table"
+    assert config.game == {} and config.options.action_wrap == "around_table"
+    assert config.options.seats == 8 and config.options.spec.size == 416
 
 
 def test_the_message_names_file_key_rule_and_value() -> None:
@@ -70,7 +76,9 @@ def test_toml_syntax_error_has_line_and_column() -> None:
                              "port, prefix, protocol, reconnect_max_delay, tls, tls_ca_file, tls_cert_file, "
                              "tls_key_file, username)"),
     ("[pit]\nx = 1", "pit: unknown key"),
-    ("[devices.dice]\nurl = \"x\"", "devices.dice: unknown key (allowed: shoe, shuffler)"),
+    ("[devices.dice]\nkind = \"card_shoe\"\nurl = \"x\"",
+     "devices.dice: game 'baccarat' has no device role 'dice' (its roles: shoe, shuffler)"),
+    ("[game]\ncut_card = 16", "game.cut_card: unknown key (allowed: action_wrap, first_player_dealer_seat)"),
 ])
 def test_unknown_keys_are_errors(extra: str, expected: str) -> None:
     (problem,) = errors(with_(extra))
@@ -89,7 +97,37 @@ def test_wrong_types_and_ranges_in_table(line: str, expected: str) -> None:
 
 
 def test_unknown_game() -> None:
-    assert errors(MINIMAL.replace('"baccarat"', '"poker"')) == ['table.game: must be one of "baccarat" (got "poker")']
+    """The game list comes from the registry (games.registry), not from the config schema."""
+    assert errors(MINIMAL.replace('"baccarat"', '"poker"')) == [
+        "table.game: no game 'poker': the games are " + ", ".join(registry.names())]
+
+
+@pytest.mark.parametrize("device, expected", [
+    ('[devices.shoe]\nkind = "shuffler"\nurl = "x"',
+     "devices.shoe.kind: must be 'card_shoe' for the shoe of 'baccarat' (got 'shuffler')"),
+    ('[devices.shoe]\nurl = "x"', 'devices.shoe: must be a table with kind = "..." and the kind\'s settings'),
+    ('[devices.shoe]\nkind = "card_shoe"\nurl = "x"\nvendor_id = 7',
+     "devices.shoe.vendor_id: unknown key (allowed: baudrate, heartbeat_timeout, kind, url)"),
+])
+def test_devices_by_kind(device: str, expected: str) -> None:
+    """``[devices.NAME] kind``: the name is the game's device role, the kind picks the driver and
+    its settings (drivers.kinds); each mismatch names its key."""
+    base = MINIMAL.split("[devices.shoe]")[0] + '[devices.shuffler]\nkind = "shuffler"\nurl = "y"\n'
+    (problem,) = errors(base + device)
+    assert problem.startswith(expected), problem
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ("[gpio.buttons]\nfold = 5", "gpio.buttons.fold: 'baccarat' has no button 'fold' (its buttons: deal, void, "
+                                 "shuffle_ack, pass)"),
+    ("[gpio.seat_lights.big_blind]\n1 = 5", "gpio.seat_lights.big_blind: 'baccarat' has no light group "
+                                            "'big_blind' (its light groups: action, player_dealer)"),
+    ("[gpio.seat_buttons.play]\n1 = 5", "gpio.seat_buttons.play: 'baccarat' has no seat button 'play' "
+                                        "(its seat buttons: none)"),
+])
+def test_gpio_names_are_the_games_own(extra: str, expected: str) -> None:
+    """Buttons, light groups and seat buttons are declared by the game; a config naming others is refused."""
+    assert errors(with_(extra)) == [expected]
 
 
 @pytest.mark.parametrize("extra, expected", [
@@ -98,14 +136,15 @@ def test_unknown_game() -> None:
     ("[mqtt]\nprefix = \"a//b\"", "mqtt.prefix: must be topic levels without wildcards"),
     ("[mqtt]\nprotocol = \"3\"", 'mqtt.protocol: must be one of "3.1.1", "5" (got "3")'),
     ("[game]\naction_wrap = true", 'game.action_wrap: must be one of "around_table", "skip_player_dealer" (got true)'),
-    ("[game]\nfirst_player_dealer_seat = 9", "game.first_player_dealer_seat: seat 9 is beyond table.seats = 8"),
+    ("[game]\nfirst_player_dealer_seat = 9", "game.first_player_dealer_seat: must be at most 8 (got 9)"),
     ("[gpio]\npin_factory = \"pigpio\"", 'gpio.pin_factory: must be one of "default", "mock" (got "pigpio")'),
-    ("[gpio.buttons]\ndael = 5", 'gpio.buttons.dael: must be one of "deal", "void", "shuffle_ack", "pass" (got "dael")'),
+    ("[gpio.buttons]\ndael = 5", "gpio.buttons.dael: 'baccarat' has no button 'dael'"),
+    ("[gpio.buttons]\nDeal = 5", 'gpio.buttons.Deal: must be a lower-case name such as "deal" or "shoe"'),
     ("[gpio.buttons]\ndeal = 28", "gpio.buttons.deal: must be a BCM GPIO number 0-27 (got 28)"),
     ("[gpio.buttons]\ndeal = \"GPIO5\"", 'gpio.buttons.deal: must be a BCM GPIO number 0-27 (got "GPIO5")'),
-    ("[gpio.action_lights]\n15 = 4", 'gpio.action_lights.15: must be a seat number 1-14 (got "15")'),
-    ("[gpio.action_lights]\n0 = 4", 'gpio.action_lights.0: must be a seat number 1-14 (got "0")'),
-    ("[gpio.player_dealer_lights]\n9 = 4", "gpio.player_dealer_lights.9: seat 9 is beyond table.seats = 8"),
+    ("[gpio.seat_lights.action]\n15 = 4", 'gpio.seat_lights.action.15: must be a seat number 1-14 (got "15")'),
+    ("[gpio.seat_lights.action]\n0 = 4", 'gpio.seat_lights.action.0: must be a seat number 1-14 (got "0")'),
+    ("[gpio.seat_lights.player_dealer]\n9 = 4", "gpio.seat_lights.player_dealer.9: seat 9 is beyond table.seats = 8"),
     ("[dealer]\nremote_buttons = 1", "dealer.remote_buttons: must be true or false (got 1)"),
 ])
 def test_bad_values_name_their_key(extra: str, expected: str) -> None:
@@ -113,20 +152,29 @@ def test_bad_values_name_their_key(extra: str, expected: str) -> None:
     assert problem.startswith(expected), problem
 
 
+def test_a_game_option_the_rules_refuse_names_its_key() -> None:
+    """The options model checks what the schema cannot (a seat beyond this table's seats)."""
+    text = MINIMAL.replace('game = "baccarat"', 'game = "baccarat"\nseats = 6') + "\n[game]\nfirst_player_dealer_seat = 7"
+    assert errors(text) == ["game.first_player_dealer_seat: must be one of seats 1..6, not 7"]
+    assert errors(MINIMAL.replace('game = "baccarat"', 'game = "baccarat"\nseats = 9')) == [
+        "table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 9"]
+
+
 def test_a_pin_used_twice_names_both_uses() -> None:
-    problems = errors(with_("[gpio.buttons]\ndeal = 5\n[gpio.action_lights]\n3 = 5"))
-    assert problems == ["gpio.action_lights.3: pin 5 is already used by gpio.buttons.deal"]
+    problems = errors(with_("[gpio.buttons]\ndeal = 5\n[gpio.seat_lights.action]\n3 = 5"))
+    assert problems == ["gpio.seat_lights.action.3: pin 5 is already used by gpio.buttons.deal"]
 
 
 def test_required_keys() -> None:
-    assert errors("[table]\ngame = \"baccarat\"\n[devices.shoe]\nurl=\"x\"\n[devices.shuffler]\nurl=\"x\"") \
-        == ["table.id: is required"]
+    assert errors("[table]\ngame = \"baccarat\"\n[devices.shoe]\nkind=\"card_shoe\"\nurl=\"x\"\n"
+                  "[devices.shuffler]\nkind=\"shuffler\"\nurl=\"x\"") == ["table.id: is required"]
     assert errors("") == ["table: is required"]
     no_devices = MINIMAL.split("[devices.shoe]")[0]
-    assert errors(with_("[devices.shoe]\nbaudrate = 9600", no_devices)) == ["devices.shoe.url: is required"]
+    assert errors(with_("[devices.shoe]\nkind = \"card_shoe\"\nbaudrate = 9600\n[devices.shuffler]\n"
+                        "kind = \"shuffler\"\nurl = \"y\"", no_devices)) == ["devices.shoe.url: is required"]
     # Rules between keys are checked once every key is well formed.
-    assert errors(with_("[devices.shoe]\nurl = \"x\"", no_devices)) == [
-        "devices.shuffler: is required: game 'baccarat' cannot be dealt without it"]
+    assert errors(with_("[devices.shoe]\nkind = \"card_shoe\"\nurl = \"x\"", no_devices)) == [
+        "devices.shuffler: is required: game 'baccarat' cannot be dealt without it (kind shuffler)"]
 
 
 def test_every_problem_is_reported_at_once() -> None:

@@ -32,7 +32,7 @@ def test_seqs_are_contiguous_from_one(path: Path) -> None:
     assert batch[0].envelope() == {"seq": 2, "ts": 1000.0, "table": "t1", "round": 1, "kind": "table",
                                    "data": {"status": "open"}}
     assert json.loads(batch[0].payload) == batch[0].envelope()
-    validate_event(json.loads(batch[0].payload))
+    validate_event(json.loads(batch[0].payload), game="baccarat")
 
 
 def test_seqs_and_bytes_survive_a_restart(path: Path) -> None:

@@ -166,7 +166,7 @@ def test_a_broker_that_fails_verification_is_never_talked_to(pki: Pki, tls_broke
 
 def _config(port: int, mqtt_extra: str) -> str:
     return (f'[table]\nid = "bac-01"\ngame = "baccarat"\n[mqtt]\nport = {port}\n{mqtt_extra}\n'
-            f'[journal]\npath = "x.db"\n[devices.shoe]\nurl = "/dev/null"\n[devices.shuffler]\nurl = "/dev/null"\n')
+            f'[journal]\npath = "x.db"\n[devices.shoe]\nkind = "card_shoe"\nurl = "/dev/null"\n[devices.shuffler]\nkind = "shuffler"\nurl = "/dev/null"\n')
 
 
 def test_tls_config_is_read_and_checked(pki: Pki) -> None:

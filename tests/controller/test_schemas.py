@@ -39,7 +39,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "button": {"button": "deal", "accepted": False, "reason": "deal is not lit in state dealing"},
     "device": {"device": "shoe", "status": "fault", "code": "misread", "detail": "card not read"},
     "line_errors": {"device": "shoe", "dropped": {"noise": 3, "bad_length": 0, "bad_crc": 1, "bad_etx": 0}},
-    "lights": {"action_seat": None, "player_dealer_seat": 1, "buttons_lit": ["deal", "pass"]},
+    "lights": {"seats": {"action": [], "player_dealer": [1]}, "buttons_lit": ["deal", "pass"],
+               "seat_buttons_lit": {}},
     "table": {"status": "open"},
     "command": {"name": "void", "id": "r-17", "ok": False, "error": "bad void command: reason: is required"},
 }
@@ -49,9 +50,9 @@ def envelope(kind: str, data: dict[str, Any], **over: Any) -> dict[str, Any]:
     return {"seq": 12, "ts": 1_700_000_000.25, "table": "bac-01", "round": 3, "kind": kind, "data": data, **over}
 
 
-def problems_of(env: dict[str, Any]) -> list[str]:
+def problems_of(env: dict[str, Any], game: str | None = None) -> list[str]:
     with pytest.raises(SchemaError) as caught:
-        validate_event(env)
+        validate_event(env, game=game)
     return caught.value.problems
 
 
@@ -66,21 +67,33 @@ def test_every_kind_of_the_contract_has_a_schema_and_an_example() -> None:
 @pytest.mark.parametrize("kind", sorted(EXAMPLES))
 def test_examples_validate(kind: str) -> None:
     validate_event(envelope(kind, EXAMPLES[kind]))
+    validate_event(envelope(kind, EXAMPLES[kind]), game="baccarat")
 
 
-def test_a_face_down_card_must_not_name_the_card() -> None:
+@pytest.mark.parametrize("game", [None, "baccarat"])
+def test_a_face_down_card_must_not_name_the_card(game: str | None) -> None:
+    """Every game's card events (the generic schema) and baccarat's own (its narrower schema)."""
     down = {"hand": "banker", "position": 2, "face": "down"}
-    validate_event(envelope("card", down))
-    assert problems_of(envelope("card", {**down, "card": "5C"})) == [
+    validate_event(envelope("card", down), game=game)
+    assert problems_of(envelope("card", {**down, "card": "5C"}), game) == [
         "data.card: must be absent: the card is face down"]
-    assert problems_of(envelope("card", {**down, "value": 5})) == [
+    assert problems_of(envelope("card", {**down, "value": 5}), game) == [
         "data.value: must be absent: the card is face down"]
-    assert problems_of(envelope("card", {**down, "rank": "5"})) == [
+
+
+def test_a_games_schema_narrows_the_generic_one() -> None:
+    down = {"hand": "banker", "position": 2, "face": "down"}
+    validate_event(envelope("card", {**down, "seat": 3}))  # a seat's card, in a game that deals to seats
+    assert problems_of(envelope("card", {**down, "rank": "5"}), "baccarat") == [
         "data.rank: unknown key (allowed: card, face, hand, position, value)"]
+    assert problems_of(envelope("card", {**down, "hand": "seat"}), "baccarat") == [
+        'data.hand: must be one of "player", "banker" (got "seat")']
 
 
 def test_a_face_up_card_must_name_it() -> None:
     assert problems_of(envelope("card", {"hand": "player", "position": 1, "face": "up"})) == [
+        "data.card: is required"]
+    assert problems_of(envelope("card", {"hand": "player", "position": 1, "face": "up"}), "baccarat") == [
         "data.card: is required", "data.value: is required"]
     assert problems_of(envelope("card", {**EXAMPLES["card"], "card": "1OH"})) == [
         'data.card: must be a card code such as 7H, 10S, QD or JK (got "1OH")']
@@ -97,7 +110,8 @@ def test_a_deck_check_cannot_carry_the_read_order() -> None:
     (envelope("table", {"status": "open"}, extra=1), ["extra: unknown key"]),
     ({k: v for k, v in envelope("table", {"status": "open"}).items() if k != "ts"}, ["ts: is required"]),
     (envelope("table", {"status": "ajar"}), ['data.status: must be one of "open", "closed" (got "ajar")']),
-    (envelope("lights", {**EXAMPLES["lights"], "action_seat": 15}), ["data.action_seat: must be at most 14"]),
+    (envelope("lights", {**EXAMPLES["lights"], "seats": {"action": [15]}}), ["data.seats.action[0]: must be at most 14"]),
+    (envelope("lights", {**EXAMPLES["lights"], "seats": {"bonus": [1]}}), ["data.seats.bonus: must be one of"]),
 ])
 def test_bad_envelopes(env: dict[str, Any], expected: list[str]) -> None:
     found = problems_of(env)
@@ -106,7 +120,7 @@ def test_bad_envelopes(env: dict[str, Any], expected: list[str]) -> None:
 
 def test_the_error_names_the_event() -> None:
     with pytest.raises(SchemaError, match=r"^event 12 \(card\): data\.position"):
-        validate_event(envelope("card", {**EXAMPLES["card"], "position": 4}))
+        validate_event(envelope("card", {**EXAMPLES["card"], "position": 4}), game="baccarat")
 
 
 def test_status_state_command_reply() -> None:

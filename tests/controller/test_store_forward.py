@@ -46,9 +46,11 @@ path = "{journal}"
 {journal_extra}
 
 [devices.shoe]
+kind = "card_shoe"
 url = "socket://127.0.0.1:9"
 
 [devices.shuffler]
+kind = "shuffler"
 url = "socket://127.0.0.1:9"
 
 [dealer]
@@ -244,7 +246,7 @@ def test_a_restart_voids_an_unfinished_round_and_only_that(local) -> None:
 
 
 def test_outbox_settings_are_checked() -> None:
-    base = ('[table]\nid = "a"\ngame = "baccarat"\n[devices.shoe]\nurl = "x"\n[devices.shuffler]\nurl = "y"\n')
+    base = ('[table]\nid = "a"\ngame = "baccarat"\n[devices.shoe]\nkind = "card_shoe"\nurl = "x"\n[devices.shuffler]\nkind = "shuffler"\nurl = "y"\n')
     config = parse_config(base)
     assert (config.journal.max_undelivered, config.journal.warn_at, config.mqtt.reconnect_max_delay) == (
         100_000, 0.8, 5.0)

@@ -16,7 +16,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +64,11 @@ keepalive = 10
 path = "{journal}"
 
 [devices.shoe]
+kind = "card_shoe"
 url = "socket://127.0.0.1:9"
 
 [devices.shuffler]
+kind = "shuffler"
 url = "socket://127.0.0.1:9"
 
 [dealer]
@@ -76,9 +78,9 @@ remote_buttons = {remote}
 
 PINS = {"buttons": {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19},
         "button_leds": {"deal": 12, "void": 16, "shuffle_ack": 20, "pass": 21},
-        "action_lights": {seat: pin for seat, pin in zip(range(1, 9), (17, 27, 22, 23, 24, 25, 26, 4), strict=True)},
-        "player_dealer_lights": {seat: pin for seat, pin in zip(range(1, 9), (2, 3, 7, 8, 9, 10, 11, 14),
-                                                                  strict=True)}}
+        "seat_lights": {
+            "action": {seat: pin for seat, pin in zip(range(1, 9), (17, 27, 22, 23, 24, 25, 26, 4), strict=True)},
+            "player_dealer": {seat: pin for seat, pin in zip(range(1, 9), (2, 3, 7, 8, 9, 10, 11, 14), strict=True)}}}
 
 
 class RecordingGpio(TableGpio):
@@ -87,14 +89,15 @@ class RecordingGpio(TableGpio):
 
     def __init__(self, inbox: queue.Queue) -> None:
         super().__init__(inbox, **PINS)
-        self.shown: list[tuple[int | None, int | None, list[str]]] = []
+        self.shown: list[dict[str, Any]] = []
 
-    def show(self, action_seat: int | None, player_dealer_seat: int | None, buttons_lit) -> list[str]:
-        self.shown.append((action_seat, player_dealer_seat, list(buttons_lit)))
-        problems = super().show(action_seat, player_dealer_seat, buttons_lit)
+    def show(self, lights: dict[str, Any]) -> list[str]:
+        self.shown.append(lights)
+        problems = super().show(lights)
         lit = self.lit()  # what the pins really show now
-        assert (lit["action_seat"], lit["player_dealer_seat"]) == (action_seat, player_dealer_seat)
-        assert lit["buttons_lit"] == sorted(buttons_lit)
+        for group, seats in lit["seats"].items():
+            assert seats == sorted(lights["seats"].get(group, []))
+        assert lit["buttons_lit"] == sorted(lights["buttons_lit"])
         return problems
 
 
@@ -201,7 +204,7 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
 
     events = envelopes(seen)
     for env in events:
-        validate_event(env)
+        validate_event(env, game="baccarat")
     seqs = [e["seq"] for e in events]
     assert seqs == list(range(1, len(seqs) + 1)), "contiguous, in order, no duplicates"
     assert {e["round"] for e in events if e["kind"] in ("card", "reveal", "result")} == {1}
@@ -226,10 +229,9 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
 
     # Lights: shown after each change, with a lights event; the action button's seat at the end.
     lights_events = [e["data"] for e in events if e["kind"] == "lights"]
-    assert [(d["action_seat"], d["player_dealer_seat"], d["buttons_lit"]) for d in lights_events] \
-        == h.lights.shown[:len(lights_events)]
-    assert lights_events[-1]["action_seat"] == action["seat"]
-    assert h.lights.shown[-1] == (None, None, [])  # the table stopped: lights off
+    assert lights_events == h.lights.shown[:len(lights_events)]
+    assert lights_events[-1]["seats"]["action"] == [action["seat"]]
+    assert not any(h.lights.lit()["seats"].values()) and h.lights.shown[-1]["buttons_lit"] == []  # stopped: off
 
     assert h.undelivered() == 0  # every event was acknowledged by the broker, and marked
 
@@ -311,7 +313,7 @@ def test_device_events_and_a_fault_while_dealing(make_table) -> None:
     h.put(DeviceFault("shoe", "misread", "a card passed the reader unread"))
     assert h.event("device", lambda d: d["status"] == "fault")["data"]["code"] == "misread"
     alarm = h.event("alarm")["data"]
-    validate_event({"seq": 1, "ts": 0.0, "table": TABLE, "round": 1, "kind": "alarm", "data": alarm})
+    validate_event({"seq": 1, "ts": 0.0, "table": TABLE, "round": 1, "kind": "alarm", "data": alarm}, game="baccarat")
     assert (alarm["code"], alarm["severity"]) == ("shoe_misread", "fault")
     assert "misread" in alarm["message"] and "void the round" in alarm["action"]
     assert "a card passed the reader unread" not in alarm["message"]  # a driver's detail stays in `device`
@@ -360,7 +362,7 @@ def test_the_player_dealer_count_survives_a_restart(make_table) -> None:
     second = make_table()
     restored = second.event("player_dealer")
     assert restored["data"] == {"seat": 1, "consecutive": 1, "change": "restored"}
-    validate_event(restored)
+    validate_event(restored, game="baccarat")
     load_shoe(second)
     deal(second, "2H 3D 4S 5C")
     second.event("result")
@@ -378,10 +380,10 @@ def test_a_saved_rotation_that_does_not_fit_the_table_is_an_alarm(make_table, tm
     first = make_table()
     first.stop()
     with sqlite3.connect(tmp_path / "journal.db") as db:  # as if the table had 9 seats before
-        db.execute("INSERT INTO meta (key, value) VALUES ('player_dealer', ?) ON CONFLICT (key) DO UPDATE "
+        db.execute("INSERT INTO meta (key, value) VALUES ('machine', ?) ON CONFLICT (key) DO UPDATE "
                    "SET value = excluded.value",
-                   (json.dumps({"seats": 9, "seat": 9, "consecutive": 1, "offered": None, "origin": None,
-                                "barred": None}),))
+                   (json.dumps({"player_dealer": {"seats": 9, "seat": 9, "consecutive": 1, "offered": None,
+                                                  "origin": None, "barred": None}}),))
     second = make_table()
     alarm = second.event("alarm", lambda d: d["code"] == "player_dealer_reset")["data"]
     assert alarm["severity"] == "warning"
@@ -493,11 +495,17 @@ def test_a_machine_that_cannot_be_built_fails_start(make_table) -> None:
 
 
 def test_build_machine_turns_bad_game_options_into_config_errors(tmp_path: Path) -> None:
-    config = parse_config(CONFIG.format(autostart="false", port=1883, journal=tmp_path / "j.db", remote="false")
-                          .replace("seats = 8", "seats = 12"), "t.toml")
-    with pytest.raises(ConfigError, match=re.escape(
-            "t.toml: table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 12")):
-        build_machine(config, lambda kind, data: None)
+    """The options are checked at load (parse_config); a config built by hand (the demo's, a test's)
+    is checked by build_machine the same way, through the game's registry entry."""
+    text = CONFIG.format(autostart="false", port=1883, journal=tmp_path / "j.db", remote="false")
+    why = "table.seats: Commission-Free Baccarat has 2 to 8 seated positions (rule 3), not 12"
+    with pytest.raises(ConfigError, match=re.escape(f"t.toml: {why}")):
+        parse_config(text.replace("seats = 8", "seats = 12"), "t.toml")
+    config = parse_config(text, "t.toml")
+    by_hand = replace(config, table=replace(config.table, seats=12), options=None)
+    with pytest.raises(ConfigError, match=re.escape(f"t.toml: {why}")):
+        build_machine(by_hand, lambda kind, data: None)
+    assert build_machine(config, lambda kind, data: None).state == "closed"
 
 
 def test_card_to_pit_latency(make_table) -> None:
@@ -534,7 +542,7 @@ def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory
     buttons = {"deal": 5, "void": 6, "shuffle_ack": 13, "pass": 19}
     leds = {"deal": 12, "void": 16, "shuffle_ack": 20, "pass": 21}
     h = make_table(gpio=lambda inbox: TableGpio(inbox, buttons=buttons, button_leds=leds,
-                                                action_lights={1: 17}, player_dealer_lights={1: 2, 2: 3}))
+                                                seat_lights={"action": {1: 17}, "player_dealer": {1: 2, 2: 3}}))
     assert h.command("open")["ok"]
     h.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
           ShuffleComplete("shuffler", SPECS["baccarat"].size))

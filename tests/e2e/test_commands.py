@@ -141,7 +141,7 @@ def test_malformed_and_out_of_place_commands_change_nothing(table):
     result = table.wait_event("result")
     assert result["round"] == 1 and len(table.events("card")) >= 4
     for e in table.events():
-        validate_event(e)
+        validate_event(e, game="baccarat")
 
 
 def test_every_pit_command_with_its_reply_and_state_change(table):
@@ -228,4 +228,4 @@ def test_every_pit_command_with_its_reply_and_state_change(table):
     # the round is settled and the table deals on
     table.wait_event("result", after=back["seq"])
     for e in table.events():
-        validate_event(e)
+        validate_event(e, game="baccarat")

@@ -91,7 +91,7 @@ def test_shuffler_fault_repeats_the_step_and_the_table_deals_on(make, spec, code
                          ("load_shoe", "ready")]
     assert [e for e in table.events("alarm")] == [alarm]
     for e in table.events():
-        validate_event(e)
+        validate_event(e, game="baccarat")
 
 
 # --- the shoe: a card lost on the layout, the round can only be voided -----------------------
@@ -308,7 +308,7 @@ def test_a_megabyte_of_noise_on_the_shoe_line_loses_and_invents_no_card(make):
     assert not [e for e in table.events("device") if e["data"]["status"] != "online"]
     assert not [e for e in table.events("transition") if e["data"]["to"] == "fault"]
     for e in table.events():
-        validate_event(e)
+        validate_event(e, game="baccarat")
 
 
 # --- tablectl sim --fault -------------------------------------------------------------------

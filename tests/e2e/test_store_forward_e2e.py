@@ -129,7 +129,7 @@ def test_broker_down_20_s_while_the_dealer_deals_loses_nothing(persistent_broker
     assert not pit.mismatches, "a seq delivered twice is the same event"
     assert [json.loads(text) for _, text, _ in rows] == envelopes
     for env in envelopes:
-        validate_event(env)
+        validate_event(env, game="baccarat")
     results, voids, both = _rounds_accounted(envelopes)
     assert both == 0
     queued = at_start - before
@@ -289,7 +289,7 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
     envelopes = [json.loads(text) for _, text, _ in rows]
     assert pit.events() == envelopes and not pit.mismatches
     for env in envelopes:
-        validate_event(env)
+        validate_event(env, game="baccarat")
     # A card the shoe read for a killed process can still reach a later one when the
     # controller died twice before the shoe could deliver it (docs/protocols.md, "A
     # controller that restarted"): the round it lands in has a card too many, is faulted

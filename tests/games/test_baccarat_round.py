@@ -44,7 +44,7 @@ class Table:
         rnd = data.get("round") if isinstance(data.get("round"), int) else self.m.round
         envelope = {"seq": len(self.events) + 1, "ts": 0.0, "table": TABLE_ID, "round": rnd,
                     "kind": kind, "data": data}
-        validate_event(json.loads(json.dumps(envelope)))  # JSON-able, and valid against its schema
+        validate_event(json.loads(json.dumps(envelope)), game="baccarat")  # JSON-able, and valid against its schema
         self.events.append((kind, copy.deepcopy(data)))
         self.snap()
 
@@ -187,7 +187,7 @@ def test_round_player_draws_banker_draws_on_chart_16b_ii():
                            "text": "Settle round 1, clear the layout, press deal for the next round."}
     assert_hidden_until_reveal(t, 0, "4S")
     snap = t.m.snapshot()
-    assert snap["lights"] == {"action_seat": 5, "player_dealer_seat": 1, "buttons_lit": ["deal"]}
+    assert snap["lights"] == {"seats": {"action": [5], "player_dealer": [1]}, "buttons_lit": ["deal"], "seat_buttons_lit": {}}
     assert snap["hands"] == {"player": ["2H", "3C", "5D"], "banker": ["KD", "4S", "9C"]}
     assert snap["result"] == result
     assert snap["action_button"] == t.last("action_button")
@@ -267,7 +267,7 @@ def test_action_button_skip_player_dealer_option_rule_21():
     t = open_table(action_wrap="skip_player_dealer", first_player_dealer_seat=3)
     t.play_round("4H QC 3D 8S")  # P 7 stands, B 8 natural
     assert t.last("action_button") == {"card": "8S", "count": 8, "position": 1, "seat": 4, "first_action_seat": 4}
-    assert t.m.snapshot()["lights"]["action_seat"] == 4
+    assert t.m.snapshot()["lights"]["seats"]["action"] == [4]
 
 
 def test_action_button_on_the_player_dealer_gives_first_action_to_its_left_rule_21():
@@ -279,7 +279,7 @@ def test_action_button_on_the_player_dealer_gives_first_action_to_its_left_rule_
     t.play_round("4H QC 3D 8S")  # P 7 stands, B 8 natural
     assert t.last("action_button") == {"card": "8S", "count": 8, "position": 0, "seat": 6, "first_action_seat": 7}
     snap = t.m.snapshot()
-    assert snap["lights"]["action_seat"] == 6 and snap["lights"]["player_dealer_seat"] == 6
+    assert snap["lights"]["seats"] == {"action": [6], "player_dealer": [6]}
     assert snap["action_button"]["first_action_seat"] == 7
 
 
@@ -311,7 +311,7 @@ def test_action_button_and_first_action_every_count_8_seats_rule_21(wrap, pd_sea
         t.play_round(f"4H QC 5D {rank}S")
         ab = t.last("action_button")
         assert (ab["count"], ab["seat"], ab["first_action_seat"]) == (n + 1, seats[n], firsts[n]), rank
-        assert t.m.snapshot()["lights"]["action_seat"] == seats[n]
+        assert t.m.snapshot()["lights"]["seats"]["action"] == [seats[n]]
         assert t.last("result")["player_dealer"] == pd_seat
 
 
@@ -376,8 +376,7 @@ def test_settling_goes_to_ready_then_betting_two_deal_presses_a_round():
         ("round_start", {"round": 2, "player_dealer": 1, "last_of_shoe": False}),
     ]
     assert [d["expect"] for d in t.all("prompt", mark)] == ["bets"]
-    assert t.m.snapshot()["lights"] == {"action_seat": None, "player_dealer_seat": 1,
-                                        "buttons_lit": ["deal", "pass"]}
+    assert t.m.snapshot()["lights"] == {"seats": {"action": [], "player_dealer": [1]}, "buttons_lit": ["deal", "pass"], "seat_buttons_lit": {}}
     before = len(t.all("button"))
     t.m.button("deal")                    # no more bets
     t.deal("4D QD 3H 6H")
@@ -403,7 +402,7 @@ def test_offer_pending_waits_in_ready_with_the_seat_player_dealer_and_deal():
         "expect": "bets", "hand": None, "buttons": ["deal", "pass"], "seat": 2,
         "text": "The player-dealer position is offered to seat 2: deal = seat 2 accepts and betting "
                 "opens; pass = seat 2 declines."}
-    assert t.m.snapshot()["lights"]["player_dealer_seat"] == 2
+    assert t.m.snapshot()["lights"]["seats"]["player_dealer"] == [2]
     mark = t.mark()
     t.m.button("deal")
     assert t.since(mark, "prompt") == [
@@ -533,7 +532,7 @@ def test_void_from_fault_by_pit_after_unexpected_card():
     t.m.void("extra card drawn", "pit")
     assert t.all("void", mark) == [{"round": 1, "reason": "extra card drawn", "by": "pit"}]
     assert t.m.state == "betting"
-    assert t.m.snapshot()["lights"]["action_seat"] is None
+    assert t.m.snapshot()["lights"]["seats"]["action"] == []
 
 
 def test_resume_after_unexpected_card_returns_to_result():
@@ -919,7 +918,7 @@ def test_offer_after_two_rounds_pass_moves_it_clockwise():
     assert t.m.state == "ready"
     prompt = t.last("prompt")
     assert prompt["buttons"] == ["deal", "pass"] and prompt["seat"] == 2 and "offered to seat 2" in prompt["text"]
-    assert t.m.snapshot()["lights"]["player_dealer_seat"] == 2
+    assert t.m.snapshot()["lights"]["seats"]["player_dealer"] == [2]
     mark = t.mark()
     t.m.button("pass")
     assert t.all("player_dealer", mark) == [{"seat": 2, "consecutive": 0, "change": "passed"},
@@ -1057,7 +1056,7 @@ def test_snapshot_shape():
     t = open_table()
     snap = t.m.snapshot()
     assert snap["state"] == "betting" and snap["round"] == 1
-    assert snap["lights"] == {"action_seat": None, "player_dealer_seat": 1, "buttons_lit": ["deal", "pass"]}
+    assert snap["lights"] == {"seats": {"action": [], "player_dealer": [1]}, "buttons_lit": ["deal", "pass"], "seat_buttons_lit": {}}
     assert snap["shoe"] == {"dealt": 0, "remaining": 416, "last_round": False}
     assert snap["player_dealer"] == {"seat": 1, "consecutive": 0, "offered": None}
     assert snap["prompt"]["expect"] == "bets"

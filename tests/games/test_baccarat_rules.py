@@ -6,8 +6,8 @@ comments, so a failure says which reading of the sheet is wrong.
 
 import pytest
 
-from games import baccarat_rules as rules
-from games.baccarat_rules import (
+from games.baccarat import rules
+from games.baccarat.rules import (
     BaccaratCardError,
     action_button,
     action_count,

@@ -94,18 +94,20 @@ def test_rotation_rejects_bad_seats():
 
 
 def test_base_machine_ready_opens_betting_at_once_without_a_player_dealer():
-    """A game without a player-dealer never has an offer pending: ready -> betting at once."""
+    """A game without a player-dealer never has an offer pending: ready -> betting at once; and
+    without shoe play there is no shoe to load: a good shuffle goes straight to ready."""
     events: list[tuple[str, dict]] = []
     spec = BaccaratOptions().spec
     m = RoundMachine(spec=spec, emit=lambda k, d: events.append((k, d)), seats=8)
     m.open()
     m.deck_checked(spec.all_cards(), 0)
     m.shuffled(spec.size)
-    m.button("shuffle_ack")
     assert m.state == "betting" and m.round == 1
-    assert [d["to"] for k, d in events if k == "transition"][-2:] == ["ready", "betting"]
+    assert [d["to"] for k, d in events if k == "transition"] == ["deck_check", "shuffle", "ready", "betting"]
     assert events[-2] == ("round_start", {"round": 1, "player_dealer": None, "last_of_shoe": False})
     assert [d["expect"] for k, d in events if k == "prompt"][-1] == "bets"
+    verdict = m.press("shuffle_ack")  # no shoe to load in a game without shoe play
+    assert not verdict.accepted and verdict.reason == "shuffle_ack is not lit in state betting"
 
 
 def test_device_fault_alarm_codes_are_slugs():

@@ -54,73 +54,29 @@ seat that banked the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import ClassVar
 
-from games import baccarat_rules as rules
-from games.baccarat_rules import (
-    ACTION_WRAPS,
-    HOLE_POSITION,
-    MAX_SEATS,
-    MIN_SEATS,
-    ActionButton,
-    ActionWrap,
-    Outcome,
-)
+from games.baccarat import rules
+from games.baccarat.options import BaccaratOptions
+from games.baccarat.rules import HOLE_POSITION, ActionButton, Outcome
 from games.cards import Card
-from games.decks import SPECS, DeckSpec
-from games.round import Emit, RoundMachine
+from games.round import DeviceRole, Emit, PlayerDealer, RoundMachine, ShoePlay
+
+ROLES: dict[str, DeviceRole] = {
+    "shoe": DeviceRole(kinds=("card_shoe",), needed_in=frozenset({"dealing"}), reads_cards=True),
+    "shuffler": DeviceRole(kinds=("shuffler",), needed_in=frozenset({"deck_check", "shuffle"}),
+                           prepares_deck=True),
+}
+"""Rule 1: cards dealt from a shoe; the shuffler checks and shuffles the eight decks (GAMES.md)."""
 
 
-def _baccarat_spec() -> DeckSpec:
-    return SPECS["baccarat"]
-
-
-@dataclass(frozen=True)
-class BaccaratOptions:
-    """A Commission-Free Baccarat table's configuration.
-
-    - ``seats``: seated positions including the player-dealer's: 2 to 8 (rule 3:
-      "up to eight seated positions"; a player-dealer game needs a player-dealer
-      and at least one player).
-    - ``action_wrap``: how an action count past the last seat wraps (rule 21 is
-      silent); see :func:`games.baccarat_rules.action_position`.
-    - ``first_player_dealer_seat``: who holds the deal when the table first opens (1..seats).
-    - ``spec``: the shoe (rule 2: eight 52-card decks, no jokers).
-
-    A bad value raises ``ValueError`` whose message starts with the field's
-    name (``seats: ...``); the controller turns it into a config error.
-    """
-
-    seats: int = 8
-    action_wrap: ActionWrap = "around_table"
-    first_player_dealer_seat: int = 1
-    spec: DeckSpec = field(default_factory=_baccarat_spec)
-
-    def __post_init__(self) -> None:
-        for name in ("seats", "first_player_dealer_seat"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name}: must be a whole number, not {value!r}")
-        if not MIN_SEATS <= self.seats <= MAX_SEATS:
-            raise ValueError(f"seats: Commission-Free Baccarat has {MIN_SEATS} to {MAX_SEATS} seated positions "
-                             f"(rule 3), not {self.seats}")
-        if not 1 <= self.first_player_dealer_seat <= self.seats:
-            raise ValueError(f"first_player_dealer_seat: must be one of seats 1..{self.seats}, "
-                             f"not {self.first_player_dealer_seat}")
-        if self.action_wrap not in ACTION_WRAPS:
-            raise ValueError(f"action_wrap: must be one of {', '.join(ACTION_WRAPS)} (rule 21 is silent past "
-                             f"the last seat), not {self.action_wrap!r}")
-        try:
-            for c in self.spec.counts:
-                rules.point(c)  # rule 2: every card of the shoe must have a baccarat value
-        except rules.BaccaratCardError as exc:
-            raise ValueError(f"spec: {exc}") from None
-
-
-class BaccaratRound(RoundMachine):
+class BaccaratRound(PlayerDealer, ShoePlay, RoundMachine):
     """The Commission-Free Baccarat round machine (API: docs/internals.md)."""
 
     game = "baccarat"
+    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void", "shuffle_ack", "pass")
+    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("action", "player_dealer")
+    ROLES = ROLES
 
     def __init__(self, options: BaccaratOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options

@@ -1,14 +1,16 @@
-"""The round machine every game reuses: common states, deck integrity, prompts, faults.
+"""The lifecycle core every game's round machine is built on: states, pit commands, deck integrity, faults.
 
 DESIGN.md, "The round machine": common states and transitions live once,
-here; a game subclass adds only its dealing phase and its guards. The API
-and every event this module emits are specified in docs/internals.md
-("Round machine"); a pit subscriber sees exactly those.
+here; a game picks parts (:mod:`games.round.rotation` for a player-dealer,
+:mod:`games.round.shoe_play` for a shoe dealt over many rounds) and adds
+only its dealing phase and its guards. The API and every event this module
+emits are specified in docs/internals.md ("Round machine"); a pit
+subscriber sees exactly those.
 
-States (docs/internals.md), in the order a shoe goes through them:
-``closed -> deck_check -> shuffle -> load_shoe -> ready -> betting -> dealing
--> result -> ready -> betting ...``; any state with the shoe in play can go
-to ``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
+States, in the order a table goes through them:
+``closed -> deck_check -> shuffle [-> load_shoe] -> ready -> betting ->
+dealing -> result -> ready | shuffle ...``; any state with cards in play can
+go to ``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
 (``voided -> ready | shuffle``).
 
 - ``closed``: the table is shut; the pit's ``open()`` starts a deck check.
@@ -17,67 +19,50 @@ to ``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
   integrity"). The alarm names the missing and the extra cards.
 - ``shuffle``: the shuffler's count is checked against the spec's size; a
   wrong count sends the table back to ``deck_check`` to find out which
-  cards are wrong.
-- ``load_shoe``: the dealer loads the shoe and places the cut card, then
-  presses ``shuffle_ack``.
-- ``ready``: the shoe is in play and the previous round (if any) is
-  settled. With no player-dealer offer pending, ``ready`` opens betting at
-  once (``ready -> betting``, trigger ``betting_opened``) and publishes no
-  prompt of its own: the dealer presses ``deal`` only twice a round (no
-  more bets, settle). With an offer pending the table waits in ``ready``
-  with the ``bets`` prompt naming the offered ``seat``: ``deal`` = the seat
-  accepts and betting opens, ``pass`` = it declines (the offer moves on;
-  when nobody takes it the holder keeps the deal and betting opens).
+  cards are wrong. A game with shoe play then goes to ``load_shoe``;
+  a game that shuffles for every round goes to ``ready``.
+- ``ready``: the previous round (if any) is settled. ``ready`` opens
+  betting at once (``ready -> betting``) and publishes no prompt of its
+  own, unless a part holds it there (a player-dealer offer pending).
 - ``betting``: a round has a number (``round_start``); ``deal`` means no
   more bets.
 - ``dealing``: the game's phase. Every card read is first taken from the
   :class:`~games.ledger.ShoeLedger` (a foreign card or a copy too many is
   an alarm at once and the round goes to ``fault``), then offered to the
   game, which knows whether the rules expect it.
-- ``result``: the round is decided; ``deal`` settles it (the player-dealer
-  count is updated) and goes to ``ready`` (trigger ``round_settled``), or to
-  ``shuffle`` when the cut card came out.
+- ``result``: the round is decided; ``deal`` settles it and goes to
+  ``ready``, or to ``shuffle`` when the game says a shuffle is due.
 - ``fault``: something the rules do not allow happened. The dealer's
   ``void`` button or the pit's ``void()`` voids the round; the pit's
   ``resume()`` burns the offending card(s) and returns to where the round
-  was -- unless the fault lost a card the layout holds (a shoe misread,
-  two cards at once, an unknown card while dealing): that round can only be
-  voided.
+  was -- unless the fault lost a card the layout holds: that round can
+  only be voided.
 - ``voided``: transient; the round's cards go to the discards, then
-  ``ready`` (or ``shuffle`` if the cut card came out).
+  ``ready`` (or ``shuffle``).
 
 The machine is a pytransitions ``Machine`` with ``queued=True`` and
 ``auto_transitions=False`` (DESIGN.md, "Lessons"): a trigger fired inside a
-callback runs after the current transition has finished, so the events of
-one transition are never interleaved with the next. It owns no timers and
-no threads: the controller's table loop owns time and calls in from its one
-thread.
+callback runs after the current transition has finished. It owns no timers
+and no threads: the controller's table loop owns time and calls in from its
+one thread.
 
 Every state change emits ``transition``, then the state's own events, then
-the state's ``prompt`` -- except a state the machine leaves at once
-(``voided``; ``ready`` with no offer pending), whose prompt would be stale
-before anyone could act on it (the simulated dealer acts on prompts). The
-prompt is published again whenever what the machine expects changes inside
-a state (e.g. after each card).
+the state's ``prompt`` -- except a state the machine leaves at once, whose
+prompt would be stale before anyone could act on it.
 
-Alarm codes: ``deck_check_failed`` (fault; names missing and extra cards),
-``shuffle_count`` (fault), ``foreign_card`` and ``card_too_many`` (fault,
-from the ledger), ``unexpected_card`` (fault; warning when no shoe is in
-play), ``missing_draw`` (warning), ``shoe_empty`` (fault, mid-round),
-``game_broken`` (critical), ``unexpected_input`` (warning: a deck check,
-shuffle count or cut card arriving where none belongs; ignored), and
-``<device>_<code>`` from :meth:`RoundMachine.device_fault` (fault while the
-game needs the device, warning otherwise; never a card identity).
+Input: the table hands every device event to :meth:`RoundMachine.device_input`
+as ``(role, kind, data)``; the kind picks the ``_input_<kind>`` method
+(a part or game adds its own, e.g. a hand-forming shuffler's hands), and an
+input the game does not use is an ``unexpected_input`` warning. Presses go
+through :meth:`RoundMachine.press`, which answers with a
+:class:`~games.round.contract.Verdict`.
 
-Player-dealer decisions happen between rounds: settling a round
-(``deal`` in ``result``) counts it and may offer the deal (``player_dealer``
-events come before the transition to ``ready``). While an offer is pending
-the table waits in ``ready``: ``deal`` accepts it *and* opens betting. The
-holder may still pass voluntarily while bets are open; then ``deal`` in
-``betting`` only accepts the offer (bets stay open until the next ``deal``,
-so bettors see who banks before bets close). ``round_start.player_dealer``
-is the seat holding (or offered) the deal when betting opens; the seat that
-actually banked is in the game's ``result``.
+Alarm codes: ``deck_check_failed`` (fault), ``shuffle_count`` (fault),
+``foreign_card`` and ``card_too_many`` (fault, from the ledger),
+``unexpected_card`` (fault; warning when no cards are in play),
+``missing_draw`` (warning), ``unexpected_input`` (warning), and
+``<role>_<code>`` from :meth:`RoundMachine.device_fault` (never a card
+identity).
 
 Nothing emitted, and nothing in :meth:`RoundMachine.snapshot`, carries the
 order of undealt cards or the identity of a card dealt face down
@@ -87,42 +72,35 @@ order of undealt cards or the identity of a card dealt face down
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from transitions import EventData, Machine
 
 from games.cards import Card
 from games.decks import DeckSpec
 from games.ledger import ShoeLedger, check_deck
-
-Emit = Callable[[str, dict], None]
-
-STATES: tuple[str, ...] = (
-    "closed", "deck_check", "shuffle", "load_shoe", "ready", "betting", "dealing", "result", "fault", "voided",
+from games.round.contract import (
+    ROUND_STATES,
+    STATES,
+    VOID_BY,
+    DeviceRole,
+    Emit,
+    Fault,
+    Refused,
+    Verdict,
 )
 
-BUTTONS: tuple[str, ...] = ("deal", "void", "shuffle_ack", "pass")
-"""The dealer's buttons (docs/internals.md)."""
+CARDS_IN_PLAY: frozenset[str] = frozenset({"load_shoe", "ready", "betting", "dealing", "result", "fault"})
+"""States in which the shoe (or the shuffler's output) holds a shuffled spec and every card read
+is taken from the ledger."""
 
-VOID_BY: tuple[str, ...] = ("dealer", "pit", "controller")
-
-SHOE_IN_PLAY: frozenset[str] = frozenset({"load_shoe", "ready", "betting", "dealing", "result", "fault"})
-"""States in which the shoe holds a shuffled spec and every card read is taken from the ledger."""
-
-ROUND_STATES: frozenset[str] = frozenset({"betting", "dealing", "result"})
-"""States in which a round has a number and can be voided from ``fault``."""
-
-MAX_CONSECUTIVE = 2
-"""Player-dealer and Deal: nobody acts as player-dealer more than two consecutive rounds."""
-
-SHOE_CARD_LOST: dict[str, str] = {
+CARD_LOST: dict[str, str] = {
     "misread": "a card left the shoe unread",
     "double_card": "two cards left the shoe at once",
     "unknown_card": "a card left the shoe and what the shoe read is not a card",
 }
-"""Shoe faults that put a card on the layout the machine never saw (see :meth:`RoundMachine.device_fault`)."""
+"""Faults of a card-reading role that put a card on the layout the machine never saw."""
 
 LINK_FAULTS: frozenset[str] = frozenset({"offline", "heartbeat_lost", "link_lost"})
 """A device's link is down: nothing it read is lost (the link retransmits), but nothing new arrives."""
@@ -141,183 +119,54 @@ DEVICE_FIXES: dict[str, str] = {
 }
 """What the dealer does about a device fault, by code (alarm ``action``)."""
 
-
-class Refused(Exception):
-    """A pit command (open, close, void, resume) that is out of place in the current state.
-
-    The controller turns it into an error reply; the machine is unchanged.
-    """
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
-
-
-@dataclass
-class Fault:
-    """Why the round is in ``fault`` and where it goes back to on resume."""
-
-    origin: str
-    code: str
-    message: str
-    cards: list[Card] = field(default_factory=list)
-    no_resume: str | None = None
-    """Why the round can only be voided (a card left the shoe unseen), or None."""
-    resume_note: str | None = None
-    """What resuming does, when it is not burning cards (a device link came back)."""
-
-
-class PlayerDealerRotation:
-    """Who holds the player-dealer position, and the clockwise offer of it.
-
-    California card-room games, "Player-dealer and Deal": one seat holds the
-    position; nobody holds it more than two consecutive rounds; then it is
-    offered clockwise, and "the game will be broken if at least one other
-    intervening player at the table does not accept the deal when offered".
-
-    - :meth:`round_played` counts a *settled* round. A voided round is not
-      counted: nobody won or lost against the player-dealer in it, so it is
-      not a round "of play" in the sheet's sense, and counting it would take
-      the deal from a seat that never banked a hand.
-    - After :data:`MAX_CONSECUTIVE` rounds the holder is *barred* until
-      another seat has banked a round, and the position is offered to the
-      next seat clockwise.
-    - :meth:`pass_` is the dealer's ``pass`` button: the offered seat
-      declines and the offer moves on clockwise; with no offer pending it
-      is the holder passing voluntarily.
-    - :meth:`accept` is ``deal`` while an offer is pending.
-    - An offer that comes back round to the barred seat means nobody
-      intervened: the game is broken (the caller raises the alarm and
-      closes the table). An offer that comes back to a holder who passed
-      voluntarily and is not barred returns the deal to that holder
-      (``kept``): nobody else took it, and the holder may keep banking up
-      to the limit.
-
-    Seats are numbered 1..N clockwise; empty seats are passed by the dealer.
-    Each method returns the ``player_dealer`` events' data to emit.
-    """
-
-    def __init__(self, seats: int, seat: int) -> None:
-        if seats < 2:
-            raise ValueError(f"a player-dealer game needs at least 2 seats, not {seats}")
-        if not 1 <= seat <= seats:
-            raise ValueError(f"player-dealer seat {seat} is not one of seats 1..{seats}")
-        self.seats = seats
-        self.seat = seat
-        self.consecutive = 0
-        self.offered: int | None = None
-        self.origin: int | None = None
-        self.barred: int | None = None
-
-    def next_seat(self, seat: int) -> int:
-        """The seat clockwise of ``seat``."""
-        return seat % self.seats + 1
-
-    @property
-    def lit_seat(self) -> int:
-        """The seat the player-dealer light shows: the offered seat while an offer is pending."""
-        return self.offered if self.offered is not None else self.seat
-
-    def round_played(self) -> list[dict]:
-        """A round was settled with ``seat`` as player-dealer."""
-        self.consecutive += 1
-        self.barred = None
-        if self.consecutive >= MAX_CONSECUTIVE:
-            self.barred = self.seat
-            return [self._offer_from(self.seat)]
-        return [self._event(self.seat, self.consecutive, "kept")]
-
-    def accept(self) -> list[dict]:
-        """The offered seat takes the deal."""
-        if self.offered is None:
-            return []
-        self.seat, self.consecutive = self.offered, 0
-        self.offered = self.origin = None
-        return [self._event(self.seat, 0, "accepted")]
-
-    def pass_(self) -> tuple[list[dict], bool]:
-        """The ``pass`` button. Returns the events and whether the game is broken."""
-        if self.offered is None:
-            events = [self._event(self.seat, self.consecutive, "passed")]
-            self.origin = self.seat
-            nxt = self.next_seat(self.seat)
-        else:
-            events = [self._event(self.offered, 0, "passed")]
-            nxt = self.next_seat(self.offered)
-        if nxt == self.barred:
-            # Round the table back to the seat that banked two rounds: nobody intervened.
-            self.offered, self.origin = self.next_seat(self.barred), self.barred
-            return events, True
-        if nxt == self.origin:
-            self.offered = self.origin = None
-            events.append(self._event(self.seat, self.consecutive, "kept"))
-            return events, False
-        self.offered = nxt
-        events.append(self._event(nxt, 0, "offered"))
-        return events, False
-
-    def snapshot(self) -> dict:
-        return {"seat": self.seat, "consecutive": self.consecutive, "offered": self.offered}
-
-    def saved(self) -> dict:
-        """Everything the rotation knows, for the journal: a restarted controller
-        must not hand a seat a third consecutive round (the limit of "Player-dealer
-        and Deal") because it forgot the two before the restart."""
-        return {"seats": self.seats, "seat": self.seat, "consecutive": self.consecutive,
-                "offered": self.offered, "origin": self.origin, "barred": self.barred}
-
-    def restore(self, saved: object) -> str | None:
-        """Take up a :meth:`saved` rotation; None when done, else why it was not
-        (the table then starts again from its configured seat, and says so)."""
-        if not isinstance(saved, dict):
-            return f"not a saved rotation: {type(saved).__name__}"
-        if saved.get("seats") != self.seats:
-            return f"saved for {saved.get('seats')} seats, the table now has {self.seats}"
-        seat, consecutive = saved.get("seat"), saved.get("consecutive")
-        seats_ok = all(v is None or (type(v) is int and 1 <= v <= self.seats)
-                       for v in (saved.get("offered"), saved.get("origin"), saved.get("barred")))
-        if type(seat) is not int or not 1 <= seat <= self.seats or type(consecutive) is not int \
-                or not 0 <= consecutive <= MAX_CONSECUTIVE or not seats_ok:
-            return f"not a valid rotation: {saved}"
-        self.seat, self.consecutive = seat, consecutive
-        self.offered, self.origin, self.barred = saved.get("offered"), saved.get("origin"), saved.get("barred")
-        return None
-
-    def _offer_from(self, origin: int) -> dict:
-        self.origin = origin
-        self.offered = self.next_seat(origin)
-        return self._event(self.offered, 0, "offered")
-
-    @staticmethod
-    def _event(seat: int, consecutive: int, change: str) -> dict:
-        return {"seat": seat, "consecutive": consecutive, "change": change}
+NO_CARD: dict[str, str] = {
+    "closed": "no card: the table is closed",
+    "deck_check": "no card: the deck check is due",
+    "shuffle": "no card: the shuffle is due",
+    "load_shoe": "no card: the shoe is being loaded",
+    "ready": "no card: betting has not opened",
+    "betting": "no card: bets are open (press deal for no more bets first)",
+    "result": "no card: the round is complete",
+    "fault": "no card: the table is in fault",
+    "voided": "no card: the round was voided",
+}
 
 
 class RoundMachine:
-    """The common round machine; a game subclasses it and adds its dealing phase.
+    """The lifecycle core; a game subclasses it (with any parts) and adds its dealing phase.
 
-    A subclass implements :meth:`_deal_card` (a card the ledger accepted,
-    arriving in ``dealing``), :meth:`_dealing_prompt`, :meth:`_due_text`,
-    :meth:`_no_card_text`, and the entry hooks ``_entered_dealing`` and
+    A game declares its vocabulary as class attributes -- ``BUTTONS`` (the
+    dealer's buttons), ``SEAT_BUTTONS`` (players' decisions), ``LIGHT_GROUPS``
+    (seat-light groups), ``ROLES`` (devices by role, with the fault policy)
+    -- and implements :meth:`_deal_card`, :meth:`_dealing_prompt`,
+    :meth:`_due_text`, and the entry hooks ``_entered_dealing`` and
     ``_entered_result``; it calls ``self._fire("hands_complete")`` when the
-    rules say the round is complete. Optional: :meth:`_clear_layout`,
-    :meth:`_snapshot_game`.
+    rules say the round is complete. Optional: :meth:`_no_card_text`,
+    :meth:`_clear_layout`, :meth:`_snapshot_game`, :meth:`_seat_refusal` and
+    ``_seat_<button>`` for seat buttons.
     """
 
     game = "generic"
+    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void", "shuffle_ack")
+    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ()
+    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("action",)
+    ROLES: ClassVar[Mapping[str, DeviceRole]] = {}
+    PLAYS_A_SHOE: ClassVar[bool] = False
+    """A shoe dealt over many rounds (``load_shoe``, cut card): see :mod:`games.round.shoe_play`."""
+    SHUFFLE_EVERY_ROUND: ClassVar[bool] = True
+    """Without shoe play the cards go back to the shuffler after every round."""
+
+    rotation: Any = None
     state: str  # set by pytransitions
 
-    def __init__(self, *, spec: DeckSpec, emit: Emit, seats: int,
-                 player_dealer_seat: int | None = None, first_round: int = 1) -> None:
+    def __init__(self, *, spec: DeckSpec, emit: Emit, seats: int, first_round: int = 1) -> None:
         self.spec = spec
         self.seats = seats
         self._emit = emit
         self.ledger = ShoeLedger(spec)
-        self.rotation = PlayerDealerRotation(seats, player_dealer_seat) if player_dealer_seat else None
         self.round: int | None = None
         self._next_round = first_round
         self.last_round = False
-        self._shoe_empty = False
         self.action_seat: int | None = None
         self.fault: Fault | None = None
         self._device_note: str | None = None  # a device fault the current prompt must mention
@@ -338,7 +187,8 @@ class RoundMachine:
              "source": ["deck_check", "shuffle", "load_shoe", "ready", "betting", "result"], "dest": "closed"},
             {"trigger": "deck_verified", "source": "deck_check", "dest": "shuffle"},
             {"trigger": "deck_failed", "source": "shuffle", "dest": "deck_check"},
-            {"trigger": "shuffled_ok", "source": "shuffle", "dest": "load_shoe"},
+            {"trigger": "shuffled_ok", "source": "shuffle", "dest": "load_shoe", "conditions": "_plays_a_shoe"},
+            {"trigger": "shuffled_ok", "source": "shuffle", "dest": "ready"},
             {"trigger": "shuffled_wrong_count", "source": "shuffle", "dest": "deck_check"},
             {"trigger": "shoe_loaded", "source": "load_shoe", "dest": "ready"},
             {"trigger": "betting_opened", "source": "ready", "dest": "betting"},
@@ -348,7 +198,7 @@ class RoundMachine:
             {"trigger": "shoe_finished", "source": ["ready", "result"], "dest": "shuffle"},
             {"trigger": "fault_raised", "source": resumable, "dest": "fault"},
             {"trigger": "void_round", "source": ["betting", "dealing", "fault"], "dest": "voided"},
-            {"trigger": "void_done", "source": "voided", "dest": "shuffle", "conditions": "_shoe_done"},
+            {"trigger": "void_done", "source": "voided", "dest": "shuffle", "conditions": "_shuffle_due_now"},
             {"trigger": "void_done", "source": "voided", "dest": "ready"},
             {"trigger": "game_broken", "source": ["ready", "betting"], "dest": "closed"},
         ]
@@ -357,8 +207,15 @@ class RoundMachine:
                           "conditions": f"_resumes_to_{dest}"})
         return table
 
-    def _shoe_done(self, _event: EventData) -> bool:
-        return self.last_round
+    def _plays_a_shoe(self, _event: EventData) -> bool:
+        return self.PLAYS_A_SHOE
+
+    def _shuffle_due_now(self, _event: EventData) -> bool:
+        return self._shuffle_due()
+
+    def _shuffle_due(self) -> bool:
+        """After this round (settled or voided) the cards go back to the shuffler."""
+        return self.SHUFFLE_EVERY_ROUND
 
     def _resumes_to(self, dest: str) -> bool:
         return self.fault is not None and self.fault.origin == dest
@@ -386,9 +243,7 @@ class RoundMachine:
         """Every state change: ``transition``, then the state's own events, then its ``prompt``.
 
         A resume goes back into a state without entering it afresh: the
-        round's hands and result stay as they were. A state the machine
-        leaves at once (:meth:`_onward`) publishes no prompt: it would be
-        stale before anyone could act on it.
+        round's hands and result stay as they were.
         """
         trigger = event.event.name if event.event else ""
         self._device_note = None
@@ -407,19 +262,16 @@ class RoundMachine:
         self._publish_prompt()
 
     def _onward(self) -> str | None:
-        """The trigger that leaves a transient state at once, or None to stay.
-
-        ``voided`` always moves on; ``ready`` opens betting unless a
-        player-dealer offer is pending (then it waits for ``deal`` or ``pass``).
-        """
+        """The trigger that leaves a transient state at once, or None to stay."""
         if self.state == "voided":
             return "void_done"
-        if self.state == "ready" and not self._offer_pending():
+        if self.state == "ready" and not self._hold_in_ready():
             return "betting_opened"
         return None
 
-    def _offer_pending(self) -> bool:
-        return self.rotation is not None and self.rotation.offered is not None
+    def _hold_in_ready(self) -> bool:
+        """A part keeps the table in ``ready`` (a player-dealer offer pending)."""
+        return False
 
     # --- pit commands (raise Refused when out of place) -----------------------------------
 
@@ -466,21 +318,60 @@ class RoundMachine:
     def resume(self, by: str) -> None:
         """Leave ``fault``: burn the offending card(s) and go back to where the round was.
 
-        Refused when the fault lost a card the layout holds (``Fault.no_resume``:
-        a shoe misread, two cards at once, an unknown card while dealing) or
-        the shoe is empty mid-round: such a round can only be voided.
+        Refused when the fault lost a card the layout holds (``Fault.no_resume``)
+        or a part says the round cannot go on (:meth:`_resume_refusal`).
         """
         if self.state != "fault" or self.fault is None:
             raise Refused(f"nothing to resume: the table is not in fault (state {self.state})")
         if self.fault.no_resume:
             raise Refused(f"round {self.round} cannot resume: {self.fault.no_resume}; void it")
-        if self._shoe_empty and self.fault.origin in ("betting", "dealing"):
-            raise Refused("the shoe is empty: the round cannot go on; void it")
+        why = self._resume_refusal()
+        if why:
+            raise Refused(why)
         burned = [c.code for c in self.fault.cards]
         self._emit("resume", {"round": self.round, "by": by, "burned": burned})
         self._fire("resumed")  # clears ``self.fault`` (``_after_change``)
 
+    def _resume_refusal(self) -> str | None:
+        return None
+
     # --- device input (never raises) -----------------------------------------------------
+
+    def device_input(self, role: str, kind: str, data: Mapping[str, Any]) -> None:
+        """Every device event, as the table hands it over: ``kind`` picks ``_input_<kind>``.
+
+        ``role`` is the device's role in the game (its name in ``[devices]``).
+        A kind this game has no handler for is an ``unexpected_input``
+        warning; the round is unchanged.
+        """
+        handler = getattr(self, f"_input_{kind}", None)
+        if handler is None:
+            self._unexpected_input(f"the {role} sent {kind.replace('_', ' ')}, which {self.game} does not use: "
+                                   "ignored")
+            return
+        handler(role, **data)
+
+    def _input_card_drawn(self, role: str, card: Card) -> None:
+        self.card(card)
+
+    def _input_deck_verified(self, role: str, cards: Sequence[Card], unreadable: int = 0) -> None:
+        self.deck_checked(cards, unreadable)
+
+    def _input_shuffle_complete(self, role: str, count: int) -> None:
+        self.shuffled(count)
+
+    def _input_card_count(self, role: str, count: int) -> None:
+        """A count on request: nothing in a round depends on it (the controller logs it)."""
+
+    def _input_device_fault(self, role: str, code: str, detail: str = "") -> None:
+        self.device_fault(role, code, detail)
+
+    def _input_device_offline(self, role: str, reason: str = "") -> None:
+        # A silent device (heartbeat lost) is its own fault; a port that fails is plain ``offline``.
+        self.device_fault(role, "heartbeat_lost" if reason == "heartbeat_lost" else "offline", reason)
+
+    def _input_device_online(self, role: str, info: str = "") -> None:
+        """A device is back; a fault it caused stays until the pit resumes or voids."""
 
     def deck_checked(self, cards: Sequence[Card], unreadable: int) -> None:
         """The shuffler's deck check: every card read, and how many it could not read."""
@@ -518,8 +409,7 @@ class RoundMachine:
         self._emit("shuffle", {"ok": ok, "count": count, "expected": self.spec.size})
         if ok:
             self.ledger.refill()
-            self.last_round = False
-            self._shoe_empty = False
+            self._shuffled_ok()
             self._fire("shuffled_ok")
             return
         self._alarm("shuffle_count", "fault",
@@ -527,15 +417,18 @@ class RoundMachine:
                     action="check the deck to find the missing or extra cards")
         self._fire("shuffled_wrong_count")
 
+    def _shuffled_ok(self) -> None:
+        """A good shuffle: a part resets what it kept about the previous cards."""
+
     def card(self, card: Card) -> None:
-        """The shoe read a card.
+        """A card was read.
 
         In play it is first taken from the ledger (foreign card, copy too
         many: alarm and ``fault``), then offered to the game in
         ``dealing``; anywhere else it is a card the rules did not ask for
         (``unexpected_card`` alarm and ``fault``).
         """
-        if self.state not in SHOE_IN_PLAY:
+        if self.state not in CARDS_IN_PLAY:
             self._alarm("unexpected_card", "warning",
                         f"{card.code} read while no shoe is in play (state {self.state})",
                         card=card.code, expected=self._no_card_text(), action="remove the card from the shoe")
@@ -556,91 +449,61 @@ class RoundMachine:
                     action="void the round, or resume to burn the card")
         self._enter_fault("unexpected_card", message, card)
 
-    def cut_card(self) -> None:
-        """The cut card came out: the round in progress (or the next to start) is the shoe's last.
-
-        After that round's result, ``deal`` leads to ``shuffle`` instead of ``betting``.
-        """
-        if self.state not in SHOE_IN_PLAY:
-            self._unexpected_input(f"cut card read while no shoe is in play (state {self.state})")
-            return
-        self.last_round = True
-        self._emit("shoe", {"event": "cut_card", "last_round": True, "remaining": self.ledger.remaining})
-        if self.state in ("result", "ready", "betting"):
-            self._publish_prompt()
-
-    def shoe_empty(self) -> None:
-        """The shoe ran out. Mid-round (betting or dealing) that is a fault: void, then shuffle."""
-        in_play = self.state in SHOE_IN_PLAY and self.state != "load_shoe"
-        self._emit("shoe", {"event": "empty", "last_round": in_play or self.last_round,
-                            "remaining": self.ledger.remaining})
-        if not in_play:
-            return
-        self.last_round = True
-        self._shoe_empty = True
-        if self.state in ("betting", "dealing"):
-            message = f"the shoe ran out during round {self.round}"
-            self._alarm("shoe_empty", "fault", message, expected=self._expected_text(),
-                        action="void the round; the table goes to the shuffle")
-            self._enter_fault("shoe_empty", message)
-        elif self.state == "ready":
-            self._fire("shoe_finished")
-        elif self.state == "result":
-            self._publish_prompt()
-
     def device_fault(self, device: str, code: str, detail: str) -> None:
-        """A device reported a fault or went offline (the controller calls this for each).
+        """A device reported a fault or went offline; what it means depends on the device's role.
 
-        ``device`` is the driver's name (``shoe``, ``shuffler``), ``code`` a
-        driver fault code (docs/internals.md) or ``offline``. Consequences:
+        ``device`` is the device's role in the game (``[devices.<role>]``),
+        ``code`` a driver fault code (docs/internals.md) or ``offline``.
+        Consequences, by the role's :class:`~games.round.contract.DeviceRole`:
 
-        - ``shoe`` while ``dealing`` (or in a fault raised while dealing):
-          ``misread``, ``double_card``, ``unknown_card`` put a card on the
-          layout that the machine never saw, so the layout no longer matches
-          what was read: alarm ``shoe_<code>`` (fault) and ``fault``; the
-          round can only be voided (``resume`` is refused with that reason).
-          ``offline``, ``heartbeat_lost``, ``link_lost``: alarm and
-          ``fault`` too, but the link retransmits, so nothing read was lost:
-          ``resume`` returns to ``dealing`` with the same card due.
-        - ``shuffler`` during ``deck_check`` or ``shuffle``: alarm
-          ``shuffler_<code>`` (fault) and the state's prompt again, naming
-          the fault, so the dealer repeats the deck check or the shuffle.
-        - Anything else, in any state but ``closed``: alarm ``<device>_<code>``
-          of severity warning; the round is unchanged. In ``closed``:
-          nothing (the controller's ``device`` event says it).
+        - a card-reading role while ``dealing`` (or in a fault raised while
+          dealing): ``misread``, ``double_card``, ``unknown_card`` put a card
+          on the layout that the machine never saw: alarm ``<role>_<code>``
+          (fault) and ``fault``; the round can only be voided. ``offline``,
+          ``heartbeat_lost``, ``link_lost``: alarm and ``fault`` too, but the
+          link retransmits, so nothing read was lost: ``resume`` returns to
+          ``dealing`` with the same card due.
+        - the deck-preparing role during ``deck_check`` or ``shuffle``:
+          alarm (fault) and the state's prompt again, naming the fault, so
+          the dealer repeats the step.
+        - Anything else, in any state but ``closed``: alarm of severity
+          warning; the round is unchanged. In ``closed``: nothing (the
+          controller's ``device`` event says it).
 
         ``detail`` is not repeated in the alarm: a driver's detail may name a
         card that is face up by then, and an alarm names no card.
         """
         del detail  # see the docstring: the controller's ``device`` event carries it
         state = self.state
+        role = self.ROLES.get(device)
         alarm = _alarm_code(device, code)
         while_dealing = state == "dealing" or (
             state == "fault" and self.fault is not None and self.fault.origin == "dealing")
-        if device == "shoe" and while_dealing and code in SHOE_CARD_LOST:
-            what = SHOE_CARD_LOST[code]
-            why = f"{what} (shoe {code}): the layout no longer matches what was read"
+        reads = role is not None and role.reads_cards
+        if reads and while_dealing and code in CARD_LOST:
+            what = CARD_LOST[code]
+            why = f"{what} ({device} {code}): the layout no longer matches what was read"
             self._alarm(alarm, "fault", f"round {self.round}: {why}", expected=self._expected_text(),
                         action=f"{what}: void the round (dealer's void button or pit cmd/void)")
             self._enter_fault(alarm, f"round {self.round}: {why}", no_resume=why)
             return
-        if device == "shoe" and while_dealing and code in LINK_FAULTS:
+        if reads and while_dealing and code in LINK_FAULTS:
             down = "went offline" if code == "offline" else f"lost its link ({code})"
-            message = (f"the shoe {down} during round {self.round}: nothing it read was lost, "
+            message = (f"the {device} {down} during round {self.round}: nothing it read was lost, "
                        "but no card can be read until it is back")
             self._alarm(alarm, "fault", message, expected=self._expected_text(),
-                        action="stop drawing; check the shoe's cable and power; when it is back the pit "
+                        action=f"stop drawing; check the {device}'s cable and power; when it is back the pit "
                                "resumes (pit cmd/resume: the same card is due) or voids the round")
             self._enter_fault(alarm, message,
-                              resume_note="once the shoe is back the pit may resume: the same card is due")
+                              resume_note=f"once the {device} is back the pit may resume: the same card is due")
             return
-        if device == "shuffler" and state in ("deck_check", "shuffle"):
+        if role is not None and role.prepares_deck and state in ("deck_check", "shuffle"):
             step = "deck check" if state == "deck_check" else "shuffle"
-            fix = DEVICE_FIXES.get(code, "check the shuffler")
+            fix = DEVICE_FIXES.get(code, f"check the {device}")
             what = "went offline" if code == "offline" else f"reported {code}"
-            self._alarm(alarm, "fault", f"the shuffler {what} during the {step}",
+            self._alarm(alarm, "fault", f"the {device} {what} during the {step}",
                         action=f"{fix}, then run the {step} again")
-            self._device_note = f"The shuffler {what}: {fix}, then run the {step} again."
+            self._device_note = f"The {device} {what}: {fix}, then run the {step} again."
             self._publish_prompt()
             return
         if state == "closed":
@@ -650,73 +513,70 @@ class RoundMachine:
                     expected=self._expected_text(),
                     action=f"{DEVICE_FIXES.get(code, f'check the {device}')}; then follow the prompt")
 
-    def button(self, name: str) -> None:
-        """A dealer button. One not lit is refused with a ``button`` event (``accepted: false``).
+    # --- presses ------------------------------------------------------------------------
 
-        ``deal`` pressed while dealing and a card is still due is also a
-        ``missing_draw`` alarm (warning): the dealer thinks the round is
-        over but the rules want another card. The round is unchanged.
-        """
-        if name not in BUTTONS:
-            self._emit("button", {"button": name, "accepted": False,
-                                  "reason": f"unknown button: the buttons are {', '.join(BUTTONS)}"})
-            return
+    def press(self, name: str, seat: int | None = None) -> Verdict:
+        """A dealer's button, or a player's seat button with its seat. Every press is a
+        ``button`` event, accepted or refused with its reason; the verdict says the same."""
+        if seat is not None or name in self.SEAT_BUTTONS:
+            return self._press_seat(name, seat)
+        if name not in self.BUTTONS:
+            buttons = ", ".join(self.BUTTONS)
+            return self._refuse(name, None, f"unknown button: the buttons are {buttons}"
+                                + (f"; seat buttons {', '.join(self.SEAT_BUTTONS)}" if self.SEAT_BUTTONS else ""))
         if name not in self._buttons():
             if name == "deal" and self.state == "dealing":
                 due = self._due_text()
-                self._emit("button", {"button": name, "accepted": False, "reason": f"a card is due: {due}"})
+                verdict = self._refuse(name, None, f"a card is due: {due}")
                 self._alarm("missing_draw", "warning", f"deal pressed but a card is due: {due}",
                             expected=due, action="draw the card the prompt names")
-                return
-            self._emit("button", {"button": name, "accepted": False,
-                                  "reason": f"{name} is not lit in state {self.state}"})
-            return
+                return verdict
+            return self._refuse(name, None, f"{name} is not lit in state {self.state}")
         self._emit("button", {"button": name, "accepted": True, "reason": None})
         getattr(self, f"_button_{name}")()
+        return Verdict(True)
+
+    def button(self, name: str) -> Verdict:
+        """A dealer button (:meth:`press` without a seat)."""
+        return self.press(name)
+
+    def _press_seat(self, name: str, seat: int | None) -> Verdict:
+        if name not in self.SEAT_BUTTONS:
+            have = (f"its seat buttons are {', '.join(self.SEAT_BUTTONS)}" if self.SEAT_BUTTONS
+                    else "it has no seat buttons")
+            return self._refuse(name, seat, f"{name} is not a seat button of {self.game}: {have}")
+        if seat is None:
+            return self._refuse(name, seat, f"{name} is a seat button: the press must name its seat")
+        if not 1 <= seat <= self.seats:
+            return self._refuse(name, seat, f"seat {seat} is not one of seats 1..{self.seats}")
+        why = self._seat_refusal(name, seat)
+        if why is not None:
+            return self._refuse(name, seat, why)
+        self._emit("button", {"button": name, "accepted": True, "reason": None, "seat": seat})
+        getattr(self, f"_seat_{name}")(seat)
+        return Verdict(True)
+
+    def _refuse(self, name: str, seat: int | None, reason: str) -> Verdict:
+        data: dict[str, Any] = {"button": name, "accepted": False, "reason": reason}
+        if seat is not None:
+            data["seat"] = seat
+        self._emit("button", data)
+        return Verdict(False, reason)
+
+    def _seat_refusal(self, name: str, seat: int) -> str | None:
+        """Why seat ``seat`` may not press ``name`` now, or None (the game decides)."""
+        return f"{name} is not expected from seat {seat} in state {self.state}"
 
     def _button_shuffle_ack(self) -> None:
         self._fire("shoe_loaded")
 
     def _button_deal(self) -> None:
-        rotation = self.rotation
         if self.state == "ready":
-            if rotation is not None:
-                self._emit_player_dealer(rotation.accept())
             self._fire("betting_opened")
         elif self.state == "betting":
-            if rotation is not None and rotation.offered is not None:
-                # Accepting the deal does not also close the bets: bettors see who banks first.
-                self._emit_player_dealer(rotation.accept())
-                self._publish_prompt()
-            else:
-                self._fire("no_more_bets")
+            self._fire("no_more_bets")
         elif self.state == "result":
-            # The round is settled: count it for the player-dealer, then ready (-> betting) or shuffle.
-            if rotation is not None:
-                self._emit_player_dealer(rotation.round_played())
-            self._fire("shoe_finished" if self.last_round else "round_settled")
-
-    def _button_pass(self) -> None:
-        assert self.rotation is not None
-        events, broken = self.rotation.pass_()
-        self._emit_player_dealer(events)
-        if not broken:
-            if self.state == "ready" and not self._offer_pending():
-                self._fire("betting_opened")  # nobody took it: the holder keeps the deal, betting opens
-            else:
-                self._publish_prompt()
-            return
-        barred = self.rotation.barred
-        self._alarm("game_broken", "critical",
-                    f"the deal went round the table back to seat {barred} after its {MAX_CONSECUTIVE} "
-                    "consecutive rounds: no other player accepted it, so the game is broken "
-                    "(Player-dealer and Deal)",
-                    action="the table closes; the pit decides when to reopen it")
-        if self.state == "betting":
-            self._emit("void", {"round": self.round, "reason": "game broken: no intervening player-dealer",
-                                "by": "controller"})
-            self._clear_layout()
-        self._fire("game_broken")
+            self._fire("shoe_finished" if self._shuffle_due() else "round_settled")
 
     def _button_void(self) -> None:
         self._void("dealer pressed void", "dealer")
@@ -730,6 +590,26 @@ class RoundMachine:
         self._clear_layout()
         self._emit("round_start", {"round": self.round, "player_dealer": self._player_dealer_seat(),
                                    "last_of_shoe": self.last_round})
+
+    # --- restart -------------------------------------------------------------------------
+
+    @property
+    def round_open(self) -> bool:
+        """A round is under way and unfinished: what a restart must void. Betting or dealing,
+        or a fault raised in a round; not ``result`` (the round is decided)."""
+        if self.state in ("betting", "dealing"):
+            return True
+        if self.state == "fault":
+            return self.fault is None or self.fault.origin in ROUND_STATES
+        return False
+
+    def save(self) -> dict:
+        """What must outlive a restart (JSON-able); parts add their own."""
+        return {}
+
+    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
+        """Take up :meth:`save` from before a restart; ``stopped_in`` is the state the
+        previous process last journaled. Parts restore their own and emit what they did."""
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -771,20 +651,14 @@ class RoundMachine:
         self._alarm("unexpected_input", "warning", message, expected=self._prompt()["text"],
                     action="follow the prompt")
 
-    def _emit_player_dealer(self, events: list[dict]) -> None:
-        for data in events:
-            self._emit("player_dealer", data)
-
     def _player_dealer_seat(self) -> int | None:
-        return self.rotation.lit_seat if self.rotation is not None else None
+        return None
 
     def _buttons(self) -> list[str]:
         state = self.state
         if state == "load_shoe":
             return ["shuffle_ack"]
-        if state in ("ready", "betting"):
-            return ["deal", "pass"] if self.rotation is not None else ["deal"]
-        if state == "result":
+        if state in ("ready", "betting", "result"):
             return ["deal"]
         if state == "fault" and self._voidable():
             return ["void"]
@@ -792,6 +666,9 @@ class RoundMachine:
 
     def _publish_prompt(self) -> None:
         self._emit("prompt", self._prompt())
+
+    def _last_round_note(self) -> str:
+        return " This is the last round of the shoe." if self.last_round else ""
 
     def _prompt(self) -> dict:
         """What the machine expects next: the dealer's lights, the pit, and the simulated dealer read it."""
@@ -801,10 +678,7 @@ class RoundMachine:
             prompt.update(self._dealing_prompt())
             prompt["buttons"] = self._buttons()
             return prompt
-        last = " This is the last round of the shoe." if self.last_round else ""
-        offer = self.rotation.offered if self.rotation is not None else None
-        if offer is not None and state in ("ready", "betting"):
-            prompt["seat"] = offer
+        last = self._last_round_note()
         if state == "closed":
             prompt.update(expect="open", text="The table is closed: waiting for the pit to open it.")
         elif state == "deck_check":
@@ -819,17 +693,12 @@ class RoundMachine:
             prompt.update(expect="load_shoe",
                           text="Load the shuffled cards into the shoe, place the cut card, press shuffle_ack.")
         elif state == "ready":
-            text = ("Press deal to open betting." if offer is None else
-                    f"The player-dealer position is offered to seat {offer}: deal = seat {offer} accepts "
-                    f"and betting opens; pass = seat {offer} declines.")
-            prompt.update(expect="bets", text=text + last)
+            prompt.update(expect="bets", text="Press deal to open betting." + last)
         elif state == "betting":
-            text = (f"Bets open for round {self.round}: press deal for no more bets." if offer is None else
-                    f"The player-dealer position is offered to seat {offer}: deal = seat {offer} accepts; "
-                    f"pass = seat {offer} declines.")
-            prompt.update(expect="bets", text=text + last)
+            prompt.update(expect="bets", text=f"Bets open for round {self.round}: press deal for no more bets."
+                          + last)
         elif state == "result":
-            nxt = "the shuffle" if self.last_round else "the next round"
+            nxt = "the shuffle" if self._shuffle_due() else "the next round"
             prompt.update(expect="settle",
                           text=f"Settle round {self.round}, clear the layout, press deal for {nxt}.")
         elif state == "fault":
@@ -854,6 +723,22 @@ class RoundMachine:
             return self._due_text()
         return self._no_card_text()
 
+    def lights(self, prompt: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The light picture of the game's declared groups: which seats each group lights,
+        which dealer buttons are lit (those the prompt accepts), and which seats' buttons."""
+        prompt = self._prompt() if prompt is None else prompt
+        seats = self._light_seats()
+        return {"seats": {g: sorted(set(seats.get(g, []))) for g in self.LIGHT_GROUPS},
+                "buttons_lit": list(prompt["buttons"]),
+                "seat_buttons_lit": {b: sorted(s) for b, s in self._seat_buttons_lit().items() if s}}
+
+    def _light_seats(self) -> dict[str, list[int]]:
+        return {"action": [] if self.action_seat is None else [self.action_seat]}
+
+    def _seat_buttons_lit(self) -> dict[str, list[int]]:
+        """Which seats may press which seat button now (the game decides)."""
+        return {}
+
     def snapshot(self) -> dict:
         """The retained state topic: nothing secret (no face-down card, no undealt order)."""
         prompt = self._prompt()
@@ -863,18 +748,21 @@ class RoundMachine:
             "state": self.state,
             "round": self.round,
             "prompt": prompt,
-            "player_dealer": self.rotation.snapshot() if self.rotation is not None else None,
+            "player_dealer": None,
             "action_seat": self.action_seat,
-            "lights": {"action_seat": self.action_seat, "player_dealer_seat": self._player_dealer_seat(),
-                       "buttons_lit": prompt["buttons"]},
+            "lights": self.lights(prompt),
             "shoe": {"dealt": self.ledger.drawn, "remaining": self.ledger.remaining,
                      "last_round": self.last_round},
             "fault": None if fault is None else {"code": fault.code, "message": fault.message,
                                                  "cards": [c.code for c in fault.cards],
                                                  "resumable": fault.no_resume is None},
         }
+        data.update(self._snapshot_parts())
         data.update(self._snapshot_game())
         return data
+
+    def _snapshot_parts(self) -> dict:
+        return {}
 
     # --- game hooks ----------------------------------------------------------------------
 
@@ -892,17 +780,7 @@ class RoundMachine:
 
     def _no_card_text(self) -> str:
         """Why no card is due now, e.g. ``no card: player stands on 7, banker stands on 6``."""
-        return {
-            "closed": "no card: the table is closed",
-            "deck_check": "no card: the deck check is due",
-            "shuffle": "no card: the shuffle is due",
-            "load_shoe": "no card: the shoe is being loaded",
-            "ready": "no card: betting has not opened",
-            "betting": "no card: bets are open (press deal for no more bets first)",
-            "result": "no card: the round is complete",
-            "fault": "no card: the table is in fault",
-            "voided": "no card: the round was voided",
-        }.get(self.state, "no card")
+        return NO_CARD.get(self.state, "no card")
 
     def _clear_layout(self) -> None:
         """The round's cards go to the discards."""

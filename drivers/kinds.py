@@ -1,0 +1,65 @@
+"""Devices by kind: ``[devices.NAME] kind = "..."`` picks the driver and its settings.
+
+Each kind names its driver class (loaded by module name when a table uses
+it, so a table without a dice cup never imports pyusb's backend code) and
+the JSON Schema of its settings in the config. A new device class is a new
+module and one entry here; the table does not change (DESIGN.md, "Devices
+by kind").
+"""
+
+from __future__ import annotations
+
+import importlib
+import queue
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from drivers.base import DeviceDriver
+
+SERIAL_SETTINGS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string"},
+        "url": {"type": "string", "minLength": 1},
+        "baudrate": {"type": "integer", "minimum": 300, "maximum": 4_000_000},
+        "heartbeat_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
+    },
+    "required": ["kind", "url"],
+    "additionalProperties": False,
+}
+"""A device on a serial line: a port, a ``/dev/serial/by-id`` path, a pty, ``socket://`` or ``hwsim://``."""
+
+
+def _serial(module: str, cls: str) -> Callable[[str, Mapping[str, Any], queue.Queue], DeviceDriver]:
+    def open_driver(name: str, settings: Mapping[str, Any], inbox: queue.Queue) -> DeviceDriver:
+        driver = getattr(importlib.import_module(module), cls)
+        return driver(name, settings["url"], inbox, baudrate=settings.get("baudrate", 115200),
+                      heartbeat_timeout=settings.get("heartbeat_timeout", 3.0))
+    return open_driver
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    summary: str
+    settings: Mapping[str, Any]
+    """JSON Schema of ``[devices.NAME]`` for this kind."""
+    open: Callable[[str, Mapping[str, Any], queue.Queue], DeviceDriver]
+
+
+KINDS: dict[str, Kind] = {
+    "card_shoe": Kind("card_shoe", "card-reading dealing shoe (serial)", SERIAL_SETTINGS,
+                      _serial("drivers.shoe", "ShoeDriver")),
+    "shuffler": Kind("shuffler", "automatic shuffler with deck check (serial)", SERIAL_SETTINGS,
+                     _serial("drivers.shuffler", "ShufflerDriver")),
+}
+
+
+def open_driver(name: str, kind: str, settings: Mapping[str, Any], inbox: queue.Queue) -> DeviceDriver:
+    """The driver of ``kind`` for the device ``name``; :class:`KeyError` naming the kinds otherwise."""
+    try:
+        entry = KINDS[kind]
+    except KeyError:
+        raise KeyError(f"no device kind {kind!r}: the kinds are {', '.join(KINDS)}") from None
+    return entry.open(name, settings, inbox)

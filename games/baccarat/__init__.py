@@ -1,0 +1,31 @@
+"""Commission-Free Baccarat (california-card-room-games.txt): rules, options, round machine.
+
+- :mod:`games.baccarat.rules`: card points, naturals, the rule-16 chart, payouts, the action button.
+- :mod:`games.baccarat.options`: what a table's config may set.
+- :mod:`games.baccarat.machine`: the round, as the controller sequences it.
+- ``schemas/``: the JSON Schemas of its ``card``, ``reveal``, ``result`` and ``action_button`` events.
+"""
+
+from pathlib import Path
+
+from games.baccarat.machine import BaccaratRound
+from games.baccarat.options import OPTIONS_SCHEMA, BaccaratOptions
+from games.baccarat.rules import MAX_SEATS, MIN_SEATS
+from games.registry import GameEntry
+
+GAME = GameEntry(
+    name="baccarat",
+    title="Commission-Free Baccarat",
+    sheet="california-card-room-games.txt",
+    machine=BaccaratRound,
+    options=BaccaratOptions.from_config,
+    options_schema=OPTIONS_SCHEMA,
+    build=lambda options, emit, first_round: BaccaratRound(options, emit, first_round=first_round),
+    deck=lambda options: options.spec,
+    seats=(MIN_SEATS, MAX_SEATS),
+    schemas=Path(__file__).resolve().parent / "schemas",
+    option_keys={"seats": "table.seats"},
+    demo={"seats": 8, "game": {"action_wrap": "around_table", "first_player_dealer_seat": 1}},
+)
+
+__all__ = ["GAME", "BaccaratOptions", "BaccaratRound"]

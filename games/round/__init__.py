@@ -1,0 +1,33 @@
+"""The round machine every game is built on: a lifecycle core and the parts a game picks.
+
+- :mod:`games.round.contract`: what the table and a machine exchange (Refused, Verdict, DeviceRole ...).
+- :mod:`games.round.lifecycle`: states, pit commands, deck integrity, device faults by role, prompts.
+- :mod:`games.round.rotation`: the player-dealer rotation (California card-room games).
+- :mod:`games.round.shoe_play`: a shoe dealt over many rounds, with a cut card.
+
+A game's machine is ``class MyRound(<parts>, RoundMachine)``; docs/internals.md,
+"Adding a game", lists what it declares and implements.
+"""
+
+from games.round.contract import (
+    LIGHT_GROUPS,
+    ROUND_STATES,
+    STATES,
+    VOID_BY,
+    DeviceRole,
+    Emit,
+    Fault,
+    Refused,
+    Verdict,
+)
+from games.round.lifecycle import CARD_LOST, CARDS_IN_PLAY, DEVICE_FIXES, LINK_FAULTS, RoundMachine
+from games.round.rotation import MAX_CONSECUTIVE, PlayerDealer, PlayerDealerRotation
+from games.round.shoe_play import ShoePlay
+
+SHOE_IN_PLAY = CARDS_IN_PLAY
+
+__all__ = [
+    "CARDS_IN_PLAY", "CARD_LOST", "DEVICE_FIXES", "LIGHT_GROUPS", "LINK_FAULTS", "MAX_CONSECUTIVE",
+    "ROUND_STATES", "SHOE_IN_PLAY", "STATES", "VOID_BY", "DeviceRole", "Emit", "Fault", "PlayerDealer",
+    "PlayerDealerRotation", "Refused", "RoundMachine", "ShoePlay", "Verdict",
+]
