@@ -84,7 +84,8 @@ class Machine(Protocol):
 
     state: str
     round: int | None
-    LIGHT_GROUPS: tuple[str, ...]
+    BUTTONS: tuple[str, ...]
+    SEAT_BUTTONS: tuple[str, ...]
 
     def open(self) -> None: ...
     def close(self) -> None: ...
@@ -457,6 +458,11 @@ class Table:
         except CommandError as exc:
             self._answer(command, exc.request_id, error=str(exc))
             return
+        if request.name == "button":
+            bad = self._bad_button(request.args)
+            if bad:
+                self._answer(command, request.id, error=f"bad button command: {bad}")
+                return
         try:
             data = self._run_request(request)
         except Refused as exc:
@@ -466,6 +472,18 @@ class Table:
             self._answer(command, request.id, error="internal error: the command failed; see the controller's log")
         else:
             self._answer(command, request.id, data=data)
+
+    def _bad_button(self, args: Mapping[str, Any]) -> str | None:
+        """A ``cmd/button`` naming a button the game does not have is a malformed command
+        (the game's vocabulary, from its machine); a known one out of place is the machine's
+        refusal, in the reply's data."""
+        machine = self.machine
+        assert machine is not None
+        names = (*machine.BUTTONS, *machine.SEAT_BUTTONS)
+        if args["button"] not in names:
+            quoted = ", ".join(f'"{n}"' for n in names)
+            return f'button: must be one of {quoted} (got "{args["button"]}")'
+        return None
 
     def _run_request(self, request: Request) -> dict[str, Any]:
         machine = self.machine

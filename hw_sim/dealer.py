@@ -185,6 +185,8 @@ class SimDealer:
             else:
                 self.press("deal")
         elif expect == "card":
+            if self.table.shuffled_waiting():
+                self.table.load_shoe(None)  # shuffled for this round: into the reading shoe, no cut card
             device.draw()
         elif expect == "decision":
             # A player's choice: any of the buttons the prompt offers that seat.

@@ -73,14 +73,21 @@ class Table:
             self.shuffled = stack
             return len(stack)
 
-    def load_shoe(self, cut_from_end: int) -> None:
-        """Shuffled stack -> shoe, with the cut card ``cut_from_end`` cards from the back."""
+    def load_shoe(self, cut_from_end: int | None) -> None:
+        """Shuffled stack -> shoe, with the cut card ``cut_from_end`` cards from the back
+        (None: no cut card, for a game that shuffles for every round)."""
         with self.lock:
             stack: list[PhysicalCard | str] = list(self.shuffled)
             self.shuffled.clear()
-            pos = max(0, len(stack) - cut_from_end)
-            stack.insert(pos, CUT_CARD)
+            if cut_from_end is not None:
+                stack.insert(max(0, len(stack) - cut_from_end), CUT_CARD)
             self.shoe.extend(stack)
+
+    def shuffled_waiting(self) -> bool:
+        """The shuffler's output is out and the shoe is empty: a game without a shoe of many
+        rounds deals from the stack the shuffler just made, so the dealer puts it in the shoe."""
+        with self.lock:
+            return bool(self.shuffled) and not any(isinstance(c, PhysicalCard) for c in self.shoe)
 
     def draw(self) -> PhysicalCard | str | None:
         """Take the top of the shoe to the layout: a card, the cut card, or None (empty)."""

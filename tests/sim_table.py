@@ -17,7 +17,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from controller.app import build_controller, mock_press
-from controller.cli import SIM_CONFIG_DIR, sim_config, sim_rig
+from controller.cli import SIM_CONFIG_DIR, sim_config, sim_rig, sim_table_config
 from controller.config import load_config, parse_config
 from controller.pit_client import PitClient
 from hw_sim.rig import SimRig
@@ -29,13 +29,15 @@ class SimTable:
     def __init__(self, broker, tmp_path: Path, *, seed: int = 1, transport: str = "pty",
                  pass_probability: float = 0.2, start_dealer: bool = True,
                  prepare: Callable[[SimRig], None] | None = None, rig: dict | None = None,
-                 devices: dict | None = None) -> None:
+                 devices: dict | None = None, game: str | None = None) -> None:
         """``rig``: more SimRig fields (``faults``, ``links``, ``heartbeat`` ...);
-        ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...)."""
+        ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...);
+        ``game``: a simulated table of that registered game, as ``tablectl demo --game`` makes
+        it (controller.cli.sim_table_config), instead of the example baccarat config."""
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
-        cfg = load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
+        cfg = sim_table_config(game) if game else load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
         self.rig: SimRig = sim_rig(cfg, seed=seed, transport=transport, pass_probability=pass_probability,
                                    **(rig or {})).start()
         if prepare:

@@ -1,0 +1,187 @@
+"""The table loop with no broker: a fake publisher, the neutral game, real GPIO on mock pins.
+
+The loop's contract with any game (DESIGN.md, "How an event travels"):
+device events go to the machine through ``device_input``, presses come back
+as verdicts (``cmd/button`` replies with them), lights follow the game's
+declared groups, and what the machine saves outlives a restart. High Card
+(tests/neutral_game.py) is registered for these tests only: nothing in the
+controller knows it.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+from neutral_game import GAME, SPEC
+
+from controller.config import parse_raw
+from controller.inbox import Command, Connected
+from controller.journal import Event, Journal
+from controller.table import Table
+from drivers.events import ButtonPressed, CardDrawn, DeckVerified, DeviceOffline, ShuffleComplete
+from drivers.gpio import TableGpio
+from games import registry
+from games.cards import card
+
+WAIT = 10.0
+
+
+class FakePublisher:
+    """Stands in for controller.publisher.Publisher: connected at once, every PUBACK immediate
+    by omission (nothing is ever in flight), everything it was given kept in order."""
+
+    def __init__(self, inbox: queue.Queue) -> None:
+        self.inbox = inbox
+        self.events: list[dict] = []
+        self.states: list[dict] = []
+        self.replies: list[dict] = []
+        self.birth = 0
+        self.alive = True
+        self.got = queue.Queue()
+
+    def start(self, birth: int) -> None:
+        self.birth = birth
+        self.inbox.put(Connected())
+
+    def stop(self, timeout: float = 5.0, reason: str = "shutdown") -> None:
+        self.alive = False
+
+    def publish_birth(self, next_seq: int, devices: Any) -> None:
+        pass
+
+    def publish_state(self, state: Any) -> None:
+        self.states.append(json.loads(json.dumps(state)))
+
+    def publish_event(self, event: Event) -> None:
+        env = json.loads(event.payload)
+        self.events.append(env)
+        self.got.put(env)
+
+    def reply(self, command: Command, **reply: Any) -> None:
+        self.replies.append(reply)
+        self.got.put({"kind": "reply", **reply})
+
+    def delivered(self, acks: Any) -> list[int]:
+        return []
+
+    def in_flight(self) -> set[int]:
+        return set()
+
+    def in_flight_count(self) -> int:
+        return 0
+
+    def wait(self, kind: str, where=lambda d: True) -> dict:
+        while True:
+            env = self.got.get(timeout=WAIT)
+            if env.get("kind") == kind and where(env.get("data", env)):
+                return env
+
+
+@pytest.fixture
+def high_card() -> Iterator[None]:
+    registry.register(GAME)
+    yield
+    registry.unregister(GAME.name)
+
+
+@pytest.fixture
+def pins() -> Iterator[MockFactory]:
+    saved = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = saved
+
+
+def config(tmp_path: Path):
+    return parse_raw({
+        "table": {"id": "hc-1", "game": "high_card", "seats": 2},
+        "journal": {"path": str(tmp_path / "j.db")},
+        "devices": {"shoe": {"kind": "card_shoe", "url": "socket://127.0.0.1:9"},
+                    "shuffler": {"kind": "shuffler", "url": "socket://127.0.0.1:9"}},
+        "gpio": {"pin_factory": "mock", "buttons": {"deal": 5}, "seat_lights": {"turn": {"1": 17, "2": 27}},
+                 "seat_buttons": {"show": {"1": 2, "2": 3}, "fold": {"1": 4, "2": 7}}},
+        "dealer": {"remote_buttons": True}}, "hc.toml")
+
+
+def start(tmp_path: Path, cfg) -> tuple[Table, FakePublisher, queue.Queue, TableGpio]:
+    inbox: queue.Queue = queue.Queue()
+    publisher = FakePublisher(inbox)
+    gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds={}, seat_lights=cfg.gpio.seat_lights,
+                     seat_buttons=cfg.gpio.seat_buttons, bounce_time=None)
+    table = Table(cfg, inbox=inbox, journal=Journal(cfg.journal.path, "hc-1"), publisher=publisher, gpio=gpio)
+    table.start().wait_ready(WAIT)
+    return table, publisher, inbox, gpio
+
+
+def press_pin(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def test_a_round_of_a_game_the_controller_does_not_know(high_card, pins, tmp_path) -> None:
+    cfg = config(tmp_path)
+    table, pub, inbox, gpio = start(tmp_path, cfg)
+    try:
+        inbox.put(Command("open", b'{"id": "o"}', "r"))
+        assert pub.wait("reply")["ok"]
+        inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
+        inbox.put(ShuffleComplete("shuffler", SPEC.size))
+        pub.wait("round_start")
+        press_pin(pins, 5)  # the dealer's deal button: no more bets
+        pub.wait("prompt", lambda d: d["expect"] == "card")
+        inbox.put(CardDrawn("shoe", card("9S")))
+        inbox.put(CardDrawn("shoe", card("3S")))
+        decision = pub.wait("prompt", lambda d: d["expect"] == "decision")["data"]
+        assert (decision["seat"], decision["choices"]) == (1, ["show", "fold"])
+        lights = pub.wait("lights", lambda d: d["seats"]["turn"] == [1])["data"]
+        assert lights["seat_buttons_lit"] == {"fold": [1], "show": [1]}
+        assert pins.pin(17).state and not pins.pin(27).state  # seat 1's turn light
+        # A seat button from the wrong seat: refused with its reason, over cmd/button as on the pins.
+        inbox.put(Command("button", b'{"id": "b1", "button": "show", "seat": 2}', "r"))
+        reply = pub.wait("reply")
+        assert reply["ok"] and reply["data"]["accepted"] is False
+        assert reply["data"]["reason"] == "seat 1 decides first"
+        press_pin(pins, 2)   # seat 1 shows
+        pub.wait("lights", lambda d: d["seats"]["turn"] == [2])
+        press_pin(pins, 7)   # seat 2 folds
+        inbox.put(CardDrawn("shoe", card("5S")))
+        result = pub.wait("result")["data"]
+        assert result["seats"]["1"]["outcome"] == "win" and result["seats"]["2"]["outcome"] == "lose"
+        presses = [e["data"] for e in pub.events if e["kind"] == "button"]
+        assert {"button": "show", "accepted": True, "reason": None, "seat": 1} in presses
+        assert {"button": "fold", "accepted": True, "reason": None, "seat": 2} in presses
+        seqs = [e["seq"] for e in pub.events]
+        assert seqs == list(range(1, len(seqs) + 1))
+        assert "3S" not in json.dumps(pub.events) + json.dumps(pub.states), "the folded card never leaves"
+        inbox.put(DeviceOffline("shoe", "port closed"))
+        alarm = pub.wait("alarm")["data"]
+        assert alarm["code"] == "shoe_offline" and alarm["severity"] == "warning"
+    finally:
+        table.stop()
+        gpio.close()
+
+
+def test_an_unknown_button_over_cmd_button_is_a_malformed_command(high_card, pins, tmp_path) -> None:
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
+    try:
+        inbox.put(Command("button", b'{"id": "b", "button": "pass"}', "r"))
+        reply = pub.wait("reply")
+        assert (reply["ok"], reply["error"]) == (
+            False, 'bad button command: button: must be one of "deal", "void", "show", "fold" (got "pass")')
+        inbox.put(ButtonPressed("buttons", "fold", 9))  # a pin mapped to a seat the game lacks
+        press = pub.wait("button")["data"]
+        assert press == {"button": "fold", "accepted": False, "reason": "seat 9 is not one of seats 1..2",
+                         "seat": 9}
+    finally:
+        table.stop()
+        gpio.close()
