@@ -818,12 +818,12 @@ def run_bare_writer(args: argparse.Namespace) -> int:
     empty frame (``E``) last, so the bench knows when all arrived."""
     from drivers import messages
     from drivers.framing import encode
-    from games.decks import SPECS
+    from games.decks import standard
     from hw_sim.transport import open_pty
 
     port = open_pty(args.device)
     port.write_timeout = 60.0   # at full speed, wait for the reader rather than drop frames
-    codes = [c.code for c in SPECS["baccarat"].all_cards()]
+    codes = [c.code for c in standard(8).all_cards()]
     random.Random(args.seed).shuffle(codes)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

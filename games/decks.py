@@ -1,9 +1,11 @@
-"""Deck specifications: what a complete shoe of each game holds.
+"""Deck specifications: what a complete shoe holds, by composition.
 
 A spec is a multiset of card faces. The controller checks a new deck card by
 card against it, every shuffle's count against its size, and every card read
-against what is left of it (see :mod:`games.ledger`). One spec per game of
-GAMES.md lives here so that the sizes are tested in one place.
+against what is left of it (see :mod:`games.ledger`). This module knows
+compositions (standard decks with jokers, stripped decks, Bet'Win's 44),
+not games: each game's package says which composition its rules call for
+(``games.<game>`` ``deck``), from the number of decks its config sets.
 """
 
 from __future__ import annotations
@@ -60,20 +62,12 @@ def standard(decks: int = 1, jokers: int = 0) -> DeckSpec:
     return DeckSpec(name, standard_deck(jokers), decks)
 
 
-# One spec per game of GAMES.md, at the decks the sheets name. Games whose
-# sheets allow a range take the number of decks from the table's config.
-SPECS: dict[str, DeckSpec] = {
-    "baccarat": standard(8),                     # Commission-Free Baccarat, rule 2
-    "three_card_poker": standard(1),             # 1-8 decks, "Number of Decks"
-    "joker_seven": standard(1, jokers=2),        # joker-seven.txt
-    "betwin": DeckSpec("6x44 betwin", betwin_deck(), 6),   # betwin.txt 1.1
-    "seven_card_thrill": standard(1, jokers=1),
-    "no_bust_blackjack": standard(6, jokers=1),  # N x (52 + jokers), configurable
-    "hot_action_blackjack": standard(8, jokers=4),  # 8 x 56
-    "double_hand_poker": standard(1, jokers=1),
-    "panguingue": DeckSpec("8x40 panguingue", standard_deck(without=("8", "9", "10")), 8),
-    "draw_poker": standard(1, jokers=1),
-    "mexican_poker": DeckSpec("41 mexican", standard_deck(jokers=1, without=("8", "9", "10")), 1),
-    "holdem": standard(1),
-    "seven_card_stud": standard(1),
-}
+def stripped(without: tuple[str, ...], *, jokers: int = 0, decks: int = 1, name: str = "") -> DeckSpec:
+    """Standard decks less some ranks (Panguingue's 40 without 8, 9, 10; Mexican Stud's 41)."""
+    one = standard_deck(jokers, without)
+    return DeckSpec(name or f"{decks}x{len(one)} without {','.join(without)}", one, decks)
+
+
+def betwin(decks: int = 6) -> DeckSpec:
+    """betwin.txt 1.1: six decks of 44 unless a table says otherwise."""
+    return DeckSpec(f"{decks}x44 betwin", betwin_deck(), decks)

@@ -24,7 +24,7 @@ from controller.publisher import Publisher
 from controller.table import HOLD_REASON, Table
 from drivers.events import ButtonPressed, CardDrawn, DeckVerified, FramesDropped, ShuffleComplete
 from games.cards import card, cards
-from games.decks import SPECS
+from games.decks import standard
 
 TABLE = "sf-01"
 TOPIC = f"casino/{TABLE}"
@@ -108,8 +108,8 @@ class Local:
 
     def load_shoe(self) -> Event:
         self.wait("prompt", lambda d: d["expect"] == "deck_check")
-        self.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
-                 ShuffleComplete("shuffler", SPECS["baccarat"].size),
+        self.put(DeckVerified("shuffler", tuple(standard(8).all_cards()), 0),
+                 ShuffleComplete("shuffler", standard(8).size),
                  ButtonPressed("buttons", "shuffle_ack"))
         return self.wait("prompt", lambda d: d["expect"] == "bets")
 

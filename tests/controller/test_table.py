@@ -42,7 +42,7 @@ from drivers.events import (
 )
 from drivers.gpio import TableGpio
 from games.cards import card
-from games.decks import SPECS
+from games.decks import standard
 
 TABLE = "bac-01"
 TOPIC = f"casino/{TABLE}"
@@ -173,8 +173,8 @@ def make_table(broker: RunningBroker, subscriber: Callable[..., Subscriber],
 def load_shoe(h: Harness) -> None:
     """Open the table and take it to ``ready`` as the dealer and the shuffler would."""
     assert h.command("open", {"id": "open-1"})["ok"]
-    h.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
-          ShuffleComplete("shuffler", SPECS["baccarat"].size),
+    h.put(DeckVerified("shuffler", tuple(standard(8).all_cards()), 0),
+          ShuffleComplete("shuffler", standard(8).size),
           ButtonPressed("buttons", "shuffle_ack"))
     h.event("prompt", lambda d: d["expect"] == "bets")
 
@@ -544,8 +544,8 @@ def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory
     h = make_table(gpio=lambda inbox: TableGpio(inbox, buttons=buttons, button_leds=leds,
                                                 seat_lights={"action": {1: 17}, "player_dealer": {1: 2, 2: 3}}))
     assert h.command("open")["ok"]
-    h.put(DeckVerified("shuffler", tuple(SPECS["baccarat"].all_cards()), 0),
-          ShuffleComplete("shuffler", SPECS["baccarat"].size))
+    h.put(DeckVerified("shuffler", tuple(standard(8).all_cards()), 0),
+          ShuffleComplete("shuffler", standard(8).size))
     h.event("prompt", lambda d: d["expect"] == "load_shoe")
     assert mock_pins.pin(20).state and not mock_pins.pin(12).state  # shuffle_ack lit, deal dark
     mock_pins.pin(13).drive_low()  # the dealer presses shuffle_ack

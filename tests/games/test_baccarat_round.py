@@ -23,7 +23,7 @@ import pytest
 from controller.schemas import validate, validate_event
 from games.baccarat import BaccaratOptions, BaccaratRound
 from games.cards import JOKER, card, cards
-from games.decks import SPECS
+from games.decks import standard
 from games.round import Refused
 
 TABLE_ID = "bac-test"
@@ -508,7 +508,7 @@ def test_foreign_card_during_dealing_is_a_fault_then_resume_burns_it():
 def test_copy_too_many_during_dealing_is_a_fault():
     """On a one-deck shoe a second 7H cannot exist: card_too_many, fault, void by the dealer;
     the next round's bets open at once (voided -> ready -> betting)."""
-    t = open_table(spec=SPECS["baccarat"].times(1))
+    t = open_table(spec=standard(1))
     no_more_bets(t)
     t.deal("7H")
     t.m.card(card("7H"))
@@ -1075,7 +1075,7 @@ def test_snapshot_shape():
     ({"action_wrap": "sideways"},
      "action_wrap: must be one of around_table, skip_player_dealer (rule 21 is silent past the last seat), "
      "not 'sideways'"),
-    ({"spec": SPECS["joker_seven"]}, "spec: a joker has no value: Commission-Free Baccarat uses no jokers (rule 2)"),
+    ({"spec": standard(1, jokers=2)}, "spec: a joker has no value: Commission-Free Baccarat uses no jokers (rule 2)"),
 ])
 def test_options_are_validated_naming_the_field(options, message):
     """Rule 3: up to eight seated positions; a player-dealer game needs at least two."""

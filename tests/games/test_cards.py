@@ -2,8 +2,9 @@
 
 import pytest
 
+from games import registry
 from games.cards import JOKER, Card, CardCodeError, card, cards, try_card
-from games.decks import SPECS, DeckSpec, standard_deck
+from games.decks import DeckSpec, betwin, standard, standard_deck, stripped
 from games.ledger import ShoeLedger, check_deck
 
 
@@ -50,25 +51,39 @@ def test_try_card_never_raises():
     assert try_card("XX") is None and try_card("") is None
 
 
-@pytest.mark.parametrize("game,size", [
-    ("baccarat", 416), ("three_card_poker", 52), ("joker_seven", 54), ("betwin", 264),
-    ("seven_card_thrill", 53), ("no_bust_blackjack", 318), ("hot_action_blackjack", 448),
-    ("double_hand_poker", 53), ("panguingue", 320), ("draw_poker", 53), ("mexican_poker", 41),
-    ("holdem", 52), ("seven_card_stud", 52),
-])
-def test_every_game_deck_size(game, size):
-    spec = SPECS[game]
+NO_8_9_10 = ("8", "9", "10")
+
+COMPOSITIONS = {  # the decks of GAMES.md, by the composition each sheet names
+    "baccarat": (standard(8), 416), "three_card_poker": (standard(1), 52),
+    "joker_seven": (standard(1, jokers=2), 54), "betwin": (betwin(), 264),
+    "seven_card_thrill": (standard(1, jokers=1), 53), "no_bust_blackjack": (standard(6, jokers=1), 318),
+    "hot_action_blackjack": (standard(8, jokers=4), 448), "double_hand_poker": (standard(1, jokers=1), 53),
+    "panguingue": (stripped(NO_8_9_10, decks=8), 320), "draw_poker": (standard(1, jokers=1), 53),
+    "mexican_poker": (stripped(NO_8_9_10, jokers=1), 41), "holdem": (standard(1), 52),
+}
+
+
+@pytest.mark.parametrize("game", sorted(COMPOSITIONS))
+def test_every_game_deck_size(game):
+    spec, size = COMPOSITIONS[game]
     assert spec.size == size == len(spec.all_cards()) == sum(spec.counts.values())
 
 
+def test_a_registered_games_deck_is_its_own():
+    entry = registry.get("baccarat")
+    assert entry.deck(entry.load_options({}, 8)).counts == standard(8).counts
+
+
 def test_deck_compositions():
-    assert SPECS["baccarat"].copies(card("AS")) == 8 and SPECS["baccarat"].copies(JOKER) == 0
-    assert SPECS["hot_action_blackjack"].copies(JOKER) == 32
-    assert SPECS["betwin"].copies(JOKER) == 24 and SPECS["betwin"].copies(card("MS")) == 6
-    assert SPECS["betwin"].copies(card("AS")) == 0
-    assert SPECS["panguingue"].copies(card("9H")) == 0 and SPECS["panguingue"].copies(card("7H")) == 8
-    assert SPECS["panguingue"].times(10).size == 400  # the sheet also says ten decks
-    mex = SPECS["mexican_poker"]
+    bac, hot, bw = standard(8), standard(8, jokers=4), betwin()
+    assert bac.copies(card("AS")) == 8 and bac.copies(JOKER) == 0
+    assert hot.copies(JOKER) == 32
+    assert bw.copies(JOKER) == 24 and bw.copies(card("MS")) == 6
+    assert bw.copies(card("AS")) == 0
+    pan = stripped(NO_8_9_10, decks=8)
+    assert pan.copies(card("9H")) == 0 and pan.copies(card("7H")) == 8
+    assert pan.times(10).size == 400  # the sheet also says ten decks
+    mex = stripped(NO_8_9_10, jokers=1)
     assert mex.copies(card("10S")) == 0 and mex.copies(JOKER) == 1
     assert len(standard_deck(jokers=2)) == 54
     with pytest.raises(ValueError, match="decks must be at least 1"):
@@ -76,7 +91,7 @@ def test_deck_compositions():
 
 
 def test_deck_check_names_missing_and_extra_sorted():
-    spec = SPECS["baccarat"]
+    spec = standard(8)
     read = spec.all_cards()
     read.remove(card("7H"))
     read.append(card("JK"))
@@ -89,7 +104,7 @@ def test_deck_check_names_missing_and_extra_sorted():
 
 
 def test_ledger_names_foreign_and_copy_too_many():
-    ledger = ShoeLedger(SPECS["mexican_poker"])
+    ledger = ShoeLedger(stripped(NO_8_9_10, jokers=1, name="41 mexican"))
     assert ledger.take(card("AS")) is None
     fault = ledger.take(card("AS"))
     assert fault.kind == "too_many" and "AS read once too often" in fault.message

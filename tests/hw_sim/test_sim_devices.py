@@ -21,7 +21,7 @@ from drivers.events import (
 from drivers.shoe import ShoeDriver
 from drivers.shuffler import ShufflerDriver
 from games.cards import card
-from games.decks import SPECS, DeckSpec
+from games.decks import DeckSpec, standard
 from hw_sim.devices import SimShoe, SimShuffler
 from hw_sim.physical import CUT_CARD, PhysicalCard, Table
 
@@ -29,7 +29,7 @@ FAST = {"heartbeat": 0.05, "retransmit": 0.05}
 
 
 def shoe_table(cut_from_end: int = 14, seed: int = 1) -> Table:
-    table = Table(SPECS["baccarat"], seed=seed)
+    table = Table(standard(8), seed=seed)
     table.load_boxes_into_shuffler()
     table.shuffle_hopper()
     table.load_shoe(cut_from_end)
@@ -103,7 +103,7 @@ def test_empty_shoe(hwsim_line, inbox):
 
 def test_shuffler_deck_check_shuffle_count(line, inbox):
     port, url = line
-    table = Table(SPECS["baccarat"], seed=3)
+    table = Table(standard(8), seed=3)
     table.load_boxes_into_shuffler()
     shuffler = SimShuffler(table, port, **FAST)
     driver = ShufflerDriver("shuffler", url, inbox, heartbeat_timeout=0.5)
@@ -115,7 +115,7 @@ def test_shuffler_deck_check_shuffle_count(line, inbox):
         driver.request_deck_check()
         check = inbox.expect(DeckVerified, timeout=5)
         assert check.cards == tuple(hopper)                 # every card, in hopper (read) order
-        assert Counter(check.cards) == SPECS["baccarat"].counts and check.unreadable == 0
+        assert Counter(check.cards) == standard(8).counts and check.unreadable == 0
         driver.request_shuffle()
         assert inbox.expect(ShuffleComplete) == ShuffleComplete("shuffler", 416)
         assert len(table.shuffled) == 416 and not table.hopper
@@ -130,7 +130,7 @@ def test_shuffler_deck_check_shuffle_count(line, inbox):
 
 def test_deck_check_with_unreadable_and_missing_cards(hwsim_line, inbox):
     port, url = hwsim_line
-    table = Table(SPECS["holdem"], seed=4)
+    table = Table(standard(1), seed=4)
     table.remove_from_boxes(card("QS"))
     table.load_boxes_into_shuffler()
     shuffler = SimShuffler(table, port, **FAST)
