@@ -102,6 +102,13 @@ def _parser() -> argparse.ArgumentParser:
                         "watch started is asked for too (a screen catching up on the shoe)")
     w.set_defaults(func=cmd_watch)
 
+    o = sub.add_parser("odds", help="each wager's probabilities and house edge, as a pit manager checks a paytable")
+    o.add_argument("game", choices=registry.names(), metavar="GAME", help=f"one of {', '.join(registry.names())}")
+    o.add_argument("--paytable", help="the paytable to price (the game's own names; default: its sheet's)")
+    o.add_argument("--decks", type=_positive, help="decks in the shoe (default: the game's sheet)")
+    o.add_argument("--json", action="store_true", help="the figures as JSON")
+    o.set_defaults(func=cmd_odds)
+
     from controller import bench  # no hw_sim at import: only its simulator workers load it
     b = sub.add_parser("bench", help="what the controller costs and how fast it is, against baselines")
     bench.add_arguments(b)
@@ -114,6 +121,35 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+# -- odds ----------------------------------------------------------------------
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    """Exact figures where the game's odds module can count them; a simulation says so, with its
+    95 % interval. A wager that favours the player is flagged on stdout and stderr."""
+    import json
+
+    from controller.odds_report import render
+
+    entry = registry.get(args.game)
+    if entry.odds is None:
+        print(f"tablectl odds: {entry.title} has no odds module yet", file=sys.stderr)
+        return 2
+    try:
+        table = entry.odds(args.paytable, args.decks)
+    except ValueError as exc:
+        print(f"tablectl odds: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(table.to_dict(), indent=2))
+    else:
+        print(render(entry.title, table))
+    for wager in table.wagers:
+        if wager.favours_player:
+            print(f"tablectl odds: WARNING: the {wager.wager} wager favours the player: "
+                  f"{float(wager.expected) * 100:+.3f} % of each unit staked", file=sys.stderr)
+    return 0
 
 
 # -- demo ----------------------------------------------------------------------

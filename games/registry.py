@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games.decks import DeckSpec
+from games.odds import GameOdds
 from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
@@ -47,6 +48,7 @@ class GameEntry:
       (``card``, ``result`` ...), which refine the generic ones.
     - ``demo``: ``table.seats`` and ``[game]`` of the simulated table.
     - ``commands``: pit commands the game adds (beyond open, close, void ...).
+    - ``odds``: each wager's probabilities and edge (games.odds), for `tablectl odds`.
     """
 
     name: str
@@ -62,6 +64,9 @@ class GameEntry:
     option_keys: Mapping[str, str] = field(default_factory=dict)
     demo: Mapping[str, Any] = field(default_factory=dict)
     commands: tuple[str, ...] = ()
+    odds: Callable[[str | None, int | None], GameOdds] | None = None
+    """``(paytable, decks) -> GameOdds`` for `tablectl odds` (None: the game's defaults); raises
+    ValueError naming what it refuses."""
 
     @property
     def roles(self) -> Mapping[str, DeviceRole]:

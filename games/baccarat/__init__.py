@@ -8,9 +8,11 @@
 
 from pathlib import Path
 
+from games.baccarat import odds as _odds
 from games.baccarat.machine import BaccaratRound
 from games.baccarat.options import OPTIONS_SCHEMA, BaccaratOptions
 from games.baccarat.rules import MAX_SEATS, MIN_SEATS
+from games.odds import GameOdds
 from games.registry import GameEntry
 
 GAME = GameEntry(
@@ -26,6 +28,12 @@ GAME = GameEntry(
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
     demo={"seats": 8, "game": {"action_wrap": "around_table", "first_player_dealer_seat": 1}},
+    odds=lambda paytable, decks: _odds.odds(8 if decks is None else decks) if paytable is None else _one_paytable(),
 )
+
+
+def _one_paytable() -> GameOdds:
+    raise ValueError("--paytable: Commission-Free Baccarat has one paytable (rule 8: 1 to 1, banker's 6 "
+                     "pays 1 to 2, tie 8 to 1)")
 
 __all__ = ["GAME", "BaccaratOptions", "BaccaratRound"]
