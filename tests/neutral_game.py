@@ -1,7 +1,8 @@
 """High Card: a neutral game of a few lines that proves the seam without baccarat.
 
 Each seat gets one card face down; each seat then shows or folds (seat
-buttons, one decision prompt at a time, the ``turn`` light on that seat);
+buttons, one decision prompt at a time, the ``turn`` light on that seat:
+games.round.steps does all of that from ``_next_step``);
 the dealer's card comes face up; a shown card higher than the dealer's
 wins 1 to 1, an equal one pushes, a lower one or a fold loses. A shown card
 is revealed with the result; a folded card never is. No rotation, no shoe
@@ -19,6 +20,7 @@ from games.decks import DeckSpec, standard_deck
 from games.options import OptionError, whole_number
 from games.registry import GameEntry
 from games.round import DeviceRole, Emit, RoundMachine
+from games.round.steps import CardDue, DecisionDue, Step, Steps
 from games.wagers import Pays, WagerResult
 
 SPEC = DeckSpec("13 spades", tuple(c for c in standard_deck() if c.suit == "S"))
@@ -38,7 +40,7 @@ class Options:
         return cls(seats=seats, **section)
 
 
-class HighCard(RoundMachine):
+class HighCard(Steps, RoundMachine):
     game = "high_card"
     BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
     SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("show", "fold")
@@ -57,66 +59,23 @@ class HighCard(RoundMachine):
     def _clear_layout(self) -> None:
         self.hands, self.choices, self.dealer = {}, {}, None
 
-    def _deciding(self) -> int | None:
-        """The seat whose show-or-fold is due: every seat has its card, the dealer not yet."""
+    def _next_step(self) -> Step | None:
         if len(self.hands) < self.seats:
-            return None
-        return next((s for s in range(1, self.seats + 1) if s not in self.choices), None)
+            return CardDue("seat", 1, "down", seat=len(self.hands) + 1)
+        undecided = [s for s in range(1, self.seats + 1) if s not in self.choices]
+        if undecided:
+            return DecisionDue(undecided[0], self.SEAT_BUTTONS)
+        return CardDue("dealer", 1, "up") if self.dealer is None else None
 
-    def _deal_card(self, card: Card) -> None:
-        if len(self.hands) < self.seats:
-            seat = len(self.hands) + 1
-            self.hands[seat] = card
-            self._emit("card", {"hand": "seat", "seat": seat, "position": 1, "face": "down"})
-            self._publish_prompt()
-            return
-        if self._deciding() is not None:
-            message = f"{card.code} drawn, but seat {self._deciding()} has not shown or folded"
-            self._alarm("unexpected_card", "fault", message, card=card.code, expected=self._due_text(),
-                        action="void the round, or resume to burn the card")
-            self._enter_fault("unexpected_card", message, card)
-            return
-        self.dealer = card
-        self._emit("card", {"hand": "dealer", "position": 1, "face": "up", "card": card.code})
-        self._fire("hands_complete")
+    def _place(self, due: CardDue, card: Card) -> None:
+        if due.hand == "seat":
+            assert due.seat is not None
+            self.hands[due.seat] = card
+        else:
+            self.dealer = card
 
-    def _seat_refusal(self, name: str, seat: int) -> str | None:
-        due = self._deciding() if self.state == "dealing" else None
-        if due is None:
-            return f"no decision is due (state {self.state})"
-        return None if seat == due else f"seat {due} decides first"
-
-    def _seat_show(self, seat: int) -> None:
-        self._decided(seat, "show")
-
-    def _seat_fold(self, seat: int) -> None:
-        self._decided(seat, "fold")
-
-    def _decided(self, seat: int, choice: str) -> None:
+    def _decide(self, seat: int, choice: str) -> None:
         self.choices[seat] = choice
-        self._publish_prompt()
-
-    def _dealing_prompt(self) -> dict:
-        seat = self._deciding()
-        if seat is not None:
-            return {"expect": "decision", "seat": seat, "choices": list(self.SEAT_BUTTONS),
-                    "text": f"Seat {seat}: show or fold."}
-        if len(self.hands) < self.seats:
-            n = len(self.hands) + 1
-            return {"expect": "card", "hand": "seat", "seat": n, "text": f"Card to seat {n}, face down."}
-        return {"expect": "card", "hand": "dealer", "text": "Card to the dealer, face up."}
-
-    def _due_text(self) -> str:
-        seat = self._deciding()
-        return f"seat {seat} to show or fold" if seat is not None else f"card -> {self._dealing_prompt()['hand']}"
-
-    def _light_seats(self) -> dict[str, list[int]]:
-        seat = self._deciding() if self.state == "dealing" else None
-        return {**super()._light_seats(), "turn": [] if seat is None else [seat]}
-
-    def _seat_buttons_lit(self) -> dict[str, list[int]]:
-        seat = self._deciding() if self.state == "dealing" else None
-        return {} if seat is None else {b: [seat] for b in self.SEAT_BUTTONS}
 
     def _entered_result(self) -> None:
         assert self.dealer is not None

@@ -553,8 +553,12 @@ class RoundMachine:
         if why is not None:
             return self._refuse(name, seat, why)
         self._emit("button", {"button": name, "accepted": True, "reason": None, "seat": seat})
-        getattr(self, f"_seat_{name}")(seat)
+        self._seat_pressed(name, seat)
         return Verdict(True)
+
+    def _seat_pressed(self, name: str, seat: int) -> None:
+        """An accepted seat button: the game's ``_seat_<name>(seat)``."""
+        getattr(self, f"_seat_{name}")(seat)
 
     def _refuse(self, name: str, seat: int | None, reason: str) -> Verdict:
         data: dict[str, Any] = {"button": name, "accepted": False, "reason": reason}

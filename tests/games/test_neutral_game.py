@@ -113,7 +113,8 @@ def test_a_card_while_a_decision_is_due_is_an_alarm_and_a_fault():
         r.m.card(c)
     alarm = r.all("alarm")[-1]
     assert (alarm["code"], alarm["card"]) == ("unexpected_card", "5S")
-    assert alarm["message"] == "5S drawn, but seat 1 has not shown or folded"
+    assert alarm["message"] == "5S drawn, but seat 1 has not decided (show or fold)"
+    assert alarm["expected"] == "seat 1 to show or fold"
     assert r.m.state == "fault" and r.m.round_open
 
 
