@@ -172,6 +172,11 @@ class SimDealer:
             self.table.load_boxes_into_shuffler()
             self.table.gather_into_shuffler()
             device.start_deck_check()
+        elif expect == "new_deck":
+            # A deck change: the old deck is put away, the new one opened and checked.
+            self.table.new_deck()
+            self.table.load_boxes_into_shuffler()
+            device.start_deck_check()
         elif expect == "shuffle":
             self.table.gather_into_shuffler()
             device.start_shuffle()

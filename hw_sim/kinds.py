@@ -19,6 +19,7 @@ SIM_KINDS: dict[str, type[SimDevice]] = {
 DOES: dict[str, tuple[str, ...]] = {
     "card": ("card_shoe",),
     "deck_check": ("shuffler",),
+    "new_deck": ("shuffler",),
     "shuffle": ("shuffler",),
 }
 """Prompt ``expect`` -> the kinds of device that carry it out."""

@@ -49,6 +49,7 @@ class Table:
         self.layout: list[PhysicalCard] = []
         self.discards: list[PhysicalCard] = []
         self.pocket: list[PhysicalCard] = []      # cards taken off the table (faults)
+        self.retired: list[PhysicalCard] = []     # old decks, after a deck change
 
     # moves --------------------------------------------------------------
     def load_boxes_into_shuffler(self) -> None:
@@ -88,6 +89,17 @@ class Table:
         rounds deals from the stack the shuffler just made, so the dealer puts it in the shoe."""
         with self.lock:
             return bool(self.shuffled) and not any(isinstance(c, PhysicalCard) for c in self.shoe)
+
+    def new_deck(self) -> None:
+        """A deck change: every card of the old deck leaves the table (it is retired, not
+        discarded) and new boxes of the same spec are opened."""
+        with self.lock:
+            for pile in (self.boxes, self.hopper, self.shuffled, self.layout, self.discards):
+                self.retired.extend(pile)
+                pile.clear()
+            self.retired.extend(c for c in self.shoe if isinstance(c, PhysicalCard))
+            self.shoe.clear()
+            self.boxes = [PhysicalCard(c) for c in self.spec.all_cards()]
 
     def draw(self) -> PhysicalCard | str | None:
         """Take the top of the shoe to the layout: a card, the cut card, or None (empty)."""

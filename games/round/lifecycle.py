@@ -386,7 +386,7 @@ class RoundMachine:
                                   "missing": missing, "extra": extra, "unreadable": unreadable})
         if ok:
             if self.state == "deck_check":
-                self._fire("deck_verified")
+                self._deck_proved()
             else:
                 self._publish_prompt()
             return
@@ -399,6 +399,11 @@ class RoundMachine:
             self._fire("deck_failed")
         else:
             self._publish_prompt()
+
+    def _deck_proved(self) -> None:
+        """A deck check passed in ``deck_check``: on to the shuffle (a game may first want
+        another deck proved, as a deck change does)."""
+        self._fire("deck_verified")
 
     def shuffled(self, count: int) -> None:
         """A shuffle finished with ``count`` cards: checked against the spec's size."""

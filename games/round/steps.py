@@ -45,7 +45,16 @@ class DecisionDue:
     why: str = ""
 
 
-Step = CardDue | DecisionDue
+@dataclass(frozen=True)
+class PressDue:
+    """The dealer closes a phase with a button (Bet'Win's "re-bet completed": ``deal``)."""
+
+    button: str
+    expect: str
+    text: str
+
+
+Step = CardDue | DecisionDue | PressDue
 
 
 class Steps(RoundMachine):
@@ -64,6 +73,10 @@ class Steps(RoundMachine):
         """Seat ``seat`` pressed ``choice`` (one of the choices its decision offered)."""
         raise NotImplementedError
 
+    def _pressed(self, due: PressDue) -> None:
+        """The dealer pressed the button a :class:`PressDue` asked for (the game records it)."""
+        raise NotImplementedError
+
     def _card_data(self, due: CardDue, card: Card) -> dict[str, Any]:
         """Extra fields of a face-up card's event (a value the game counts)."""
         return {}
@@ -73,7 +86,9 @@ class Steps(RoundMachine):
     def _deal_card(self, card: Card) -> None:
         step = self._next_step()
         if not isinstance(step, CardDue):
-            why = (f"seat {step.seat} has not decided ({' or '.join(step.choices)})" if step is not None
+            why = (f"seat {step.seat} has not decided ({' or '.join(step.choices)})"
+                   if isinstance(step, DecisionDue) else
+                   f"{step.text[0].lower()}{step.text[1:].rstrip('.')} first" if isinstance(step, PressDue)
                    else "no card is due")
             message = f"{card.code} drawn, but {why}"
             self._alarm("unexpected_card", "fault", message, card=card.code, expected=self._due_text(),
@@ -92,6 +107,21 @@ class Steps(RoundMachine):
     def _seat_pressed(self, name: str, seat: int) -> None:
         self._decide(seat, name)
         self._step_done()
+
+    def _buttons(self) -> list[str]:
+        lit = super()._buttons()
+        step = self._next_step() if self.state == "dealing" else None
+        if isinstance(step, PressDue) and step.button not in lit:
+            lit.append(step.button)
+        return lit
+
+    def _button_deal(self) -> None:
+        step = self._next_step() if self.state == "dealing" else None
+        if isinstance(step, PressDue) and step.button == "deal":
+            self._pressed(step)
+            self._step_done()
+            return
+        super()._button_deal()
 
     def _step_done(self) -> None:
         if self._next_step() is None:
@@ -116,6 +146,8 @@ class Steps(RoundMachine):
             return {"expect": "decision", "seat": step.seat, "choices": list(step.choices), "text": text}
         if step is None:
             return {"expect": "none", "hand": None, "text": "Every hand is complete."}
+        if isinstance(step, PressDue):
+            return {"expect": step.expect, "hand": None, "text": step.text}
         face = " face down" if step.face == "down" else ""
         text = f"Card to {step.where}, position {step.position}{face}" + (f": {step.why}" if step.why else "") + "."
         prompt: dict[str, Any] = {"expect": "card", "hand": step.hand, "position": step.position, "face": step.face,
@@ -128,6 +160,8 @@ class Steps(RoundMachine):
         step = self._next_step()
         if isinstance(step, DecisionDue):
             return f"seat {step.seat} to {' or '.join(step.choices)}"
+        if isinstance(step, PressDue):
+            return f"no card: {step.text[0].lower()}{step.text[1:].rstrip('.')}"
         if step is None:
             return "no card"
         return f"card -> {step.where}" + (f" ({step.why})" if step.why else "")
