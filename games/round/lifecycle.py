@@ -502,7 +502,7 @@ class RoundMachine:
             self._enter_fault(alarm, message,
                               resume_note=f"once the {device} is back the pit may resume: the same card is due")
             return
-        if role is not None and role.prepares_deck and state in ("deck_check", "shuffle"):
+        if role is not None and role.prepares_deck and state in role.needed_in and state != "closed":
             step = "deck check" if state == "deck_check" else "shuffle"
             fix = DEVICE_FIXES.get(code, f"check the {device}")
             what = "went offline" if code == "offline" else f"reported {code}"
