@@ -193,6 +193,9 @@ class SimDealer:
             if self.table.shuffled_waiting():
                 self.table.load_shoe(None)  # shuffled for this round: into the reading shoe, no cut card
             device.draw()
+        elif expect == "press":
+            # A phase the dealer closes with a button (re-bets complete, discards placed).
+            self.press(prompt["buttons"][0])
         elif expect == "decision":
             # A player's choice: any of the buttons the prompt offers that seat.
             self.press(self.rng.choice(prompt["choices"]), prompt["seat"])
