@@ -47,6 +47,14 @@ class DeckVerified(DeviceEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class HandDelivered(DeviceEvent):
+    """A hand-forming shuffler delivered one hand: its cards, face down -- they are in the
+    event only for the controller's own checks until the rules turn them face up."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CardCount(DeviceEvent):
     count: int
 

@@ -53,6 +53,8 @@ KINDS: dict[str, Kind] = {
                       _serial("drivers.shoe", "ShoeDriver")),
     "shuffler": Kind("shuffler", "automatic shuffler with deck check (serial)", SERIAL_SETTINGS,
                      _serial("drivers.shuffler", "ShufflerDriver")),
+    "hand_shuffler": Kind("hand_shuffler", "hand-forming shuffler: deck check, shuffle, whole hands (serial)",
+                          SERIAL_SETTINGS, _serial("drivers.hand_shuffler", "HandShufflerDriver")),
 }
 
 

@@ -26,6 +26,7 @@ from drivers.events import (
     DeviceEvent,
     DeviceFault,
     DeviceOnline,
+    HandDelivered,
     ShoeEmpty,
     ShuffleComplete,
 )
@@ -44,6 +45,7 @@ EMPTY = "E"        # shoe -> ctl: empty
 DECK_CHECK = "K"   # shuffler -> ctl: "<unreadable> <code>..."; ctl -> shuffler: empty (start one)
 SHUFFLED = "F"     # shuffler -> ctl: "<count>"; ctl -> shuffler: empty (start a shuffle)
 COUNT = "T"        # shuffler -> ctl: "<count>"; ctl -> shuffler: empty (count)
+HAND = "D"         # hand-forming shuffler -> ctl: "<code> <code> ...": one hand, as it is delivered
 STATUS = "S"       # ctl -> device: empty; the device answers HELLO
 
 CONTROL_TYPES = frozenset((ACK, NAK, HEARTBEAT))
@@ -56,6 +58,7 @@ restarts is one of these, and its seq may equal the last one seen before."""
 
 SHOE_TYPES = frozenset((HELLO, FAULT, CARD, CUT, EMPTY))
 SHUFFLER_TYPES = frozenset((HELLO, FAULT, DECK_CHECK, SHUFFLED, COUNT))
+HAND_SHUFFLER_TYPES = SHUFFLER_TYPES | {HAND}
 SHOE_REQUESTS = frozenset((STATUS,))
 SHUFFLER_REQUESTS = frozenset((STATUS, DECK_CHECK, SHUFFLED, COUNT))
 
@@ -156,6 +159,14 @@ def deck_check(cards: Iterable[Card], unreadable: int = 0) -> Message:
     if unreadable < 0:
         raise ValueError("unreadable must not be negative")
     return Message(DECK_CHECK, _ascii(" ".join([str(unreadable), *(c.code for c in cards)])))
+
+
+def hand(cards: Iterable[Card]) -> Message:
+    """A hand-forming shuffler delivered one hand: its cards, in the order it formed them."""
+    codes = [c.code for c in cards]
+    if not codes:
+        raise ValueError("a hand holds at least one card")
+    return Message(HAND, _ascii(" ".join(codes)))
 
 
 def shuffle_complete(count: int) -> Message:
@@ -300,6 +311,22 @@ def parse_shuffler(frame: Frame, device: str = "shuffler") -> Decoded:
         what = "shuffle-complete" if frame.type == SHUFFLED else "count"
         return _bad(device, f"{what} frame does not carry one decimal number")
     return Decoded(ShuffleComplete(device, count) if frame.type == SHUFFLED else CardCount(device, count))
+
+
+def parse_hand_shuffler(frame: Frame, device: str = "shuffler") -> Decoded:
+    """A hand-forming shuffler: a shuffler's frames plus ``D``, one hand. Total: never raises.
+
+    The hand's cards are dealt face down: a malformed ``D`` is reported without its bytes, as a
+    card frame is (DESIGN.md)."""
+    if frame.type != HAND:
+        return parse_shuffler(frame, device)
+    fields = _fields(frame.payload)
+    if not fields:
+        return Decoded(DeviceFault(device, "unknown_card", "unknown card code in a hand"), NAK_BAD)
+    found = [try_card(code) for code in fields]
+    if any(c is None for c in found):
+        return Decoded(DeviceFault(device, "unknown_card", "unknown card code in a hand"), NAK_BAD)
+    return Decoded(HandDelivered(device, tuple(c for c in found if c is not None)))
 
 
 def decode_shoe(frame: Frame, device: str = "shoe") -> DeviceEvent | None:

@@ -193,6 +193,8 @@ class SimDealer:
             if self.table.shuffled_waiting():
                 self.table.load_shoe(None)  # shuffled for this round: into the reading shoe, no cut card
             device.draw()
+        elif expect == "hand":
+            device.deliver_hand(prompt["count"])  # the dealer takes the next hand from the tray
         elif expect == "press":
             # A phase the dealer closes with a button (re-bets complete, discards placed).
             self.press(prompt["buttons"][0])

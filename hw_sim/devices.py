@@ -347,6 +347,28 @@ class SimShuffler(SimDevice):
             self._unreadable_next = n
 
 
+class SimHandShuffler(SimShuffler):
+    """A hand-forming shuffler: after a shuffle it delivers hands of the size the dealer asks
+    for, each as one ``D`` message, from the top of its shuffled stack to the layout."""
+
+    KIND = "hand_shuffler"
+
+    def __init__(self, table: Table, port: Port, *, model: str = "SIMHAND", **kw: Any) -> None:
+        super().__init__(table, port, model=model, **kw)
+        self.delivered: list[list[Card]] = []
+
+    def deliver_hand(self, size: int) -> list[Card]:
+        with self.table.lock:
+            taken = self.table.shuffled[:size]
+            del self.table.shuffled[:size]
+            self.table.layout.extend(taken)
+        faces = [c.face for c in taken]
+        if faces:
+            self.delivered.append(faces)
+            self.link.send(*messages.hand(faces))
+        return faces
+
+
 class _Wire:
     """The device's port as its link sees it: everything passes through, and
     an armed ``splice`` goes out inside the next frame written (at a seeded

@@ -9,18 +9,20 @@ reader), so it needs no copy of any game's rules.
 
 from __future__ import annotations
 
-from hw_sim.devices import SimDevice, SimShoe, SimShuffler
+from hw_sim.devices import SimDevice, SimHandShuffler, SimShoe, SimShuffler
 
 SIM_KINDS: dict[str, type[SimDevice]] = {
     "card_shoe": SimShoe,
     "shuffler": SimShuffler,
+    "hand_shuffler": SimHandShuffler,
 }
 
 DOES: dict[str, tuple[str, ...]] = {
     "card": ("card_shoe",),
-    "deck_check": ("shuffler",),
-    "new_deck": ("shuffler",),
-    "shuffle": ("shuffler",),
+    "hand": ("hand_shuffler",),
+    "deck_check": ("shuffler", "hand_shuffler"),
+    "new_deck": ("shuffler", "hand_shuffler"),
+    "shuffle": ("shuffler", "hand_shuffler"),
 }
 """Prompt ``expect`` -> the kinds of device that carry it out."""
 

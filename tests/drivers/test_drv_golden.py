@@ -14,6 +14,7 @@ from drivers.events import (
     DeckVerified,
     DeviceFault,
     DeviceOnline,
+    HandDelivered,
     ShoeEmpty,
     ShuffleComplete,
 )
@@ -64,13 +65,15 @@ EXPECTED = {
     "nak_crc": (messages.nak(None, "crc"), None, None),
     "nak_unknown": (messages.nak(4, "unknown"), None, None),
     "nak_bad": (messages.nak(5, "bad"), None, None),
+    "hand": (messages.hand(cards("QS 10H 2C")), messages.parse_hand_shuffler,
+             HandDelivered("shuffler", tuple(cards("QS 10H 2C")))),
 }
 
 
 def test_every_golden_row_is_checked_and_every_type_has_one():
     assert set(GOLDEN) == set(EXPECTED)
     device_types = {row[2] for row in GOLDEN.values() if "->ctl" in row[0] or row[0] == "both"}
-    assert device_types == set("IHAXCUEKFTN")
+    assert device_types == set("IHAXCUEKFTND")
     assert {row[2] for row in GOLDEN.values() if row[0].startswith("ctl")} == set("SKFT")
 
 
@@ -114,3 +117,14 @@ def test_crc_check_value_named_in_the_doc():
     from drivers.framing import crc16
     assert crc16(b"123456789") == 0x29B1
     assert "0x29B1" in DOC.read_text()
+
+
+def test_a_malformed_hand_never_names_its_cards():
+    """A hand is dealt face down: a damaged one is reported without its bytes (DESIGN.md)."""
+    for payload in (b"QS 1OH 2C", b"", b"QS  2C"):
+        decoded = messages.parse_hand_shuffler(Frame(1, "D", payload))
+        assert decoded.event == DeviceFault("shuffler", "unknown_card", "unknown card code in a hand")
+        assert decoded.nak == "bad"
+    assert messages.parse_shuffler(Frame(1, "D", b"QS 10H 2C")).nak == "unknown"  # a plain shuffler has no D
+    with pytest.raises(ValueError, match="a hand holds at least one card"):
+        messages.hand([])

@@ -11,7 +11,7 @@ from drivers.framing import FrameDecoder, encode
 from drivers.shuffler import ShufflerDriver
 from games.cards import card, cards
 from games.decks import DeckSpec
-from hw_sim.devices import SimShoe, SimShuffler
+from hw_sim.devices import SimHandShuffler, SimShoe, SimShuffler
 from hw_sim.physical import CUT_CARD, Table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols.md"
@@ -28,7 +28,7 @@ def assert_in_order(stream: bytes, names: list[str]) -> None:
 
 
 def test_golden_table_parsed():
-    assert len(GOLDEN) == 24
+    assert len(GOLDEN) == 25
 
 
 def test_shoe_session(hwsim_line, raw_peer):
@@ -123,3 +123,21 @@ def test_driver_requests(hwsim_line):
     finally:
         driver.stop()
     assert_in_order(bytes(stream), ["status_request", "deck_check_request", "shuffle_request", "count_request"])
+
+
+def test_hand_shuffler_session(hwsim_line, raw_peer):
+    """A hand-forming shuffler delivers its first hand as the golden ``hand`` frame."""
+    port, url = hwsim_line
+    table = Table(DeckSpec("golden", tuple(cards("QS 10H 2C"))))
+    table.shuffled = list(table.boxes)
+    table.boxes.clear()
+    peer = raw_peer(url)
+    device = SimHandShuffler(table, port, heartbeat=None)
+    device.start()
+    try:
+        assert device.deliver_hand(3) == cards("QS 10H 2C")
+        peer.read_until(lambda fs: any(f.type == "D" for f in fs))
+    finally:
+        device.stop()
+    assert GOLDEN["hand"] in bytes(peer.stream)
+    assert [c.face for c in table.layout] == cards("QS 10H 2C") and not table.shuffled
