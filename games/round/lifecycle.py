@@ -170,6 +170,7 @@ class RoundMachine:
         self.action_seat: int | None = None
         self.fault: Fault | None = None
         self._device_note: str | None = None  # a device fault the current prompt must mention
+        self.down: dict[str, str] = {}  # role -> why it cannot work now (offline, link lost)
         self.machine = Machine(
             model=self, states=list(STATES), transitions=self._transitions(), initial="closed",
             queued=True, auto_transitions=False, send_event=True,
@@ -368,10 +369,31 @@ class RoundMachine:
 
     def _input_device_offline(self, role: str, reason: str = "") -> None:
         # A silent device (heartbeat lost) is its own fault; a port that fails is plain ``offline``.
-        self.device_fault(role, "heartbeat_lost" if reason == "heartbeat_lost" else "offline", reason)
+        code = "heartbeat_lost" if reason == "heartbeat_lost" else "offline"
+        self.down[role] = "went silent (heartbeat lost)" if code == "heartbeat_lost" else "is offline"
+        self.device_fault(role, code, reason)
+        if self.state in ("ready", "betting", "deck_check", "shuffle", "load_shoe", "result"):
+            self._publish_prompt()  # the prompt now waits for the device
 
     def _input_device_online(self, role: str, info: str = "") -> None:
-        """A device is back; a fault it caused stays until the pit resumes or voids."""
+        """A device is back: a prompt that waited for it is published again. A fault it caused
+        stays until the pit resumes or voids."""
+        if self.down.pop(role, None) is not None and self.state != "closed":
+            self._publish_prompt()
+
+    def _waiting_for(self) -> tuple[str, str] | None:
+        """A device the next step cannot do without, and why it cannot work now. No prompt asks
+        for a card while the role that reads it is down, nor for a deck check or a shuffle while
+        the role that does them is: the table waits, and its prompt says for what."""
+        for role, why in sorted(self.down.items()):
+            policy = self.ROLES.get(role)
+            if policy is None:
+                continue
+            if policy.reads_cards and self.state in ("ready", "betting", "dealing"):
+                return role, why
+            if policy.prepares_deck and self.state in policy.needed_in:
+                return role, why
+        return None
 
     def deck_checked(self, cards: Sequence[Card], unreadable: int) -> None:
         """The shuffler's deck check: every card read, and how many it could not read."""
@@ -530,6 +552,10 @@ class RoundMachine:
             return self._refuse(name, None, f"unknown button: the buttons are {buttons}"
                                 + (f"; seat buttons {', '.join(self.SEAT_BUTTONS)}" if self.SEAT_BUTTONS else ""))
         if name not in self._buttons():
+            waiting = self._waiting_for()
+            if waiting is not None and name == "deal" and self.state in ("ready", "betting"):
+                return self._refuse(name, None, f"the {waiting[0]} {waiting[1]}: no card can be read until it "
+                                                "is back")
             if name == "deal" and self.state == "dealing":
                 due = self._due_text()
                 verdict = self._refuse(name, None, f"a card is due: {due}")
@@ -665,6 +691,8 @@ class RoundMachine:
 
     def _buttons(self) -> list[str]:
         state = self.state
+        if state in ("ready", "betting") and self._waiting_for() is not None:
+            return []  # no deal while the card reader is down (a part may add what needs no device)
         if state == "load_shoe":
             return ["shuffle_ack"]
         if state in ("ready", "betting", "result"):
@@ -681,6 +709,15 @@ class RoundMachine:
 
     def _prompt(self) -> dict:
         """What the machine expects next: the dealer's lights, the pit, and the simulated dealer read it."""
+        waiting = self._waiting_for() if self.state != "fault" else None
+        if waiting is not None:
+            role, why = waiting
+            return {"expect": "device", "hand": None, "buttons": self._buttons(), "device": role,
+                    "text": f"Waiting for the {role}: it {why}. Check its cable and power; the table goes on "
+                            f"when it is back."}
+        return self._prompt_for_state()
+
+    def _prompt_for_state(self) -> dict:
         state = self.state
         prompt: dict[str, Any] = {"expect": "none", "hand": None, "buttons": self._buttons(), "text": ""}
         if state == "dealing":

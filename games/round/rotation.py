@@ -223,8 +223,8 @@ class PlayerDealer(RoundMachine):
     def _player_dealer_seat(self) -> int | None:
         return self.rotation.lit_seat
 
-    def _prompt(self) -> dict:
-        prompt = super()._prompt()
+    def _prompt_for_state(self) -> dict:
+        prompt = super()._prompt_for_state()
         offer = self.rotation.offered
         if offer is not None and self.state in ("ready", "betting"):
             prompt["seat"] = offer
