@@ -15,6 +15,7 @@ The broker password never appears in a repr, a log line or an error message
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,15 +204,20 @@ def _game_checks(entry: registry.GameEntry, raw: dict[str, Any]) -> list[str]:
     out = [f"game.{line}" if not line.startswith("(top level)") else f"game{line[11:]}"
            for line in problems(Draft202012Validator(entry.options_schema), raw.get("game", {}))]
     devices = raw.get("devices", {})
-    for role_name, role in entry.roles.items():
+    roles = entry.roles
+    if entry.roles_for is not None and not out:
+        # The roles depend on the options; the options' own errors are reported at the build.
+        with contextlib.suppress(OptionError):
+            roles = entry.roles_with(entry.load_options(raw.get("game", {}), raw["table"].get("seats", 8)))
+    for role_name, role in roles.items():
         if role.required and role_name not in devices:
             out.append(f"devices.{role_name}: is required: game {entry.name!r} cannot be dealt without it "
                        f"(kind {' or '.join(role.kinds)})")
     for name, device in devices.items():
-        role = entry.roles.get(name)
+        role = roles.get(name)
         if role is None:
-            roles = ", ".join(entry.roles) or "none"
-            out.append(f"devices.{name}: game {entry.name!r} has no device role {name!r} (its roles: {roles})")
+            have = ", ".join(roles) or "none"
+            out.append(f"devices.{name}: game {entry.name!r} has no device role {name!r} (its roles: {have})")
             continue
         kind = device.get("kind")
         if kind not in role.kinds:

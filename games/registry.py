@@ -64,6 +64,9 @@ class GameEntry:
     option_keys: Mapping[str, str] = field(default_factory=dict)
     demo: Mapping[str, Any] = field(default_factory=dict)
     commands: tuple[str, ...] = ()
+    roles_for: Callable[[Any], Mapping[str, DeviceRole]] | None = None
+    """The device roles a table with these options needs, when they depend on its options
+    (Three Card Poker from a shoe or from a hand-forming shuffler); else ``machine.ROLES``."""
     odds: Callable[[str | None, int | None], GameOdds] | None = None
     """``(paytable, decks) -> GameOdds`` for `tablectl odds` (None: the game's defaults); raises
     ValueError naming what it refuses."""
@@ -83,6 +86,9 @@ class GameEntry:
     @property
     def light_groups(self) -> tuple[str, ...]:
         return self.machine.LIGHT_GROUPS
+
+    def roles_with(self, options: Any) -> Mapping[str, DeviceRole]:
+        return self.roles if self.roles_for is None else self.roles_for(options)
 
     def config_key(self, option: str) -> str:
         """Where an option field comes from in the table config."""
