@@ -177,13 +177,14 @@ def sim_table_config(game: str) -> Config:
             if pin is not None:
                 group_pins[str(s)] = pin
         gpio["seat_lights"][group] = group_pins
+    roles = entry.roles_with(entry.load_options(entry.demo.get("game", {}), seats))
     slug = game.replace("_", "-")
     raw = {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},
            "game": dict(entry.demo.get("game", {})),
            "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
            "journal": {"path": f"var/{slug}-sim-01.db"},
            "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}
-                       for role, r in entry.roles.items()},
+                       for role, r in roles.items()},
            "gpio": gpio, "dealer": {"remote_buttons": True}}
     return parse_raw(raw, f"<simulated {game} table>")
 
