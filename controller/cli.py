@@ -209,7 +209,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg))
-        view = PitView(verbose=args.verbose)
+        view = PitView(verbose=args.verbose, game=args.game)
         finished = threading.Event()
 
         def on_event(topic: str, env: dict) -> None:

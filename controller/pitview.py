@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games import registry
+
 REPLAY_LIMIT = 10_000
 """The most events one ``cmd/replay`` may ask for (controller.table.REPLAY_LIMIT)."""
 
@@ -75,19 +77,16 @@ class SeqTracker:
         return False
 
 
-@dataclass
-class _Round:
-    player: list[str] = field(default_factory=list)
-    banker: list[str] = field(default_factory=list)
-
-
 class PitView:
-    """Turns events into the lines a pit supervisor wants to read."""
+    """Turns events into the lines a pit supervisor wants to read. How a result reads is the
+    game's (games.registry ``summary``): the view learns each table's game from its birth
+    message (:meth:`status_line`), or is told it (``game``, the demo)."""
 
-    def __init__(self, verbose: bool = False) -> None:
+    def __init__(self, verbose: bool = False, game: str | None = None) -> None:
         self.verbose = verbose
+        self.game = game
+        self.games: dict[str, str] = {}
         self.seqs = SeqTracker()
-        self.rounds: dict[str, _Round] = {}
         self.results = 0
 
     def feed(self, env: dict) -> list[str]:
@@ -95,29 +94,21 @@ class PitView:
         if not self.seqs.accept(table, int(env.get("seq", -1))):
             return []
         kind, data = env.get("kind"), env.get("data", {})
-        rnd = self.rounds.setdefault(table, _Round())
         tag = f"[{table} #{env.get('seq')}]"
         if kind == "round_start":
-            self.rounds[table] = _Round()
             last = " (last of the shoe)" if data.get("last_of_shoe") else ""
-            return [f"{tag} round {data.get('round')}: player-dealer seat {data.get('player_dealer')}{last}"]
+            pd = f": player-dealer seat {data['player_dealer']}" if data.get("player_dealer") else ""
+            return [f"{tag} round {data.get('round')}{pd}{last}"]
         if kind == "card":
-            hand = rnd.player if data.get("hand") == "player" else rnd.banker
-            hand.append(data.get("card") or "??")
-            return [f"{tag}   {data.get('hand')} <- {data.get('card') or 'face down'}"] if self.verbose else []
+            where = f"seat {data['seat']}" if data.get("hand") == "seat" else data.get("hand")
+            return [f"{tag}   {where} <- {data.get('card') or 'face down'}"] if self.verbose else []
         if kind == "reveal":
-            hand = rnd.player if data.get("hand") == "player" else rnd.banker
-            pos = int(data.get("position", 0)) - 1
-            if 0 <= pos < len(hand):
-                hand[pos] = data.get("card", "??")
-            return [f"{tag}   {data.get('hand')} card {data.get('position')} turned up: {data.get('card')}"] \
-                if self.verbose else []
+            where = f"seat {data['seat']}" if data.get("hand") == "seat" else data.get("hand")
+            shown = data.get("card") or " ".join(data.get("cards", []))
+            return [f"{tag}   {where} turned up: {shown}"] if self.verbose else []
         if kind == "result":
             self.results += 1
-            p, b = data.get("player", {}), data.get("banker", {})
-            six = " (banker wins with 6: pays 1:2)" if data.get("banker_six") else ""
-            return [f"{tag}   P {' '.join(p.get('cards', []))} = {p.get('total')}  |  "
-                    f"B {' '.join(b.get('cards', []))} = {b.get('total')}  ->  {str(data.get('winner')).upper()}{six}"]
+            return [f"{tag}   {self._summary(table, data)}"]
         if kind == "action_button":
             return [f"{tag}   action button: {data.get('card')} counts {data.get('count')} -> seat {data.get('seat')}"]
         if kind == "alarm":
@@ -130,16 +121,31 @@ class PitView:
             return [f"{tag} {kind}: {_fmt(data)}"]
         return []
 
+    def _summary(self, table: str, data: dict) -> str:
+        game = self.games.get(table, self.game)
+        try:
+            summary = registry.get(game).summary if game else None
+        except KeyError:
+            summary = None
+        if summary is not None:
+            try:
+                return summary(data)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass  # a result the game's summary cannot read: shown as it is
+        return f"result: {_fmt(data)}"
 
-    @staticmethod
-    def status_line(topic: str, status: dict) -> str:
-        """The retained birth/death message: is the table up, and which birth is it."""
+    def status_line(self, topic: str, status: dict) -> str:
+        """The retained birth/death message: is the table up, and which birth is it (and its game,
+        so that its results read as that game's)."""
         table = topic.rsplit("/", 2)[-2] if topic.count("/") >= 2 else topic
         if status.get("online"):
+            if isinstance(status.get("game"), str):
+                self.games[table] = status["game"]
             return (f"[{table}] ONLINE birth {status.get('birth')}: {status.get('game')} "
                     f"{status.get('version', '')}, next seq {status.get('next_seq')}, "
                     f"devices {_fmt(status.get('devices') or {})}")
         return f"[{table}] OFFLINE (birth {status.get('birth')})"
+
 
 
     @staticmethod

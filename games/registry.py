@@ -26,7 +26,7 @@ from games.odds import GameOdds
 from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
-PACKAGES: tuple[str, ...] = ("baccarat",)
+PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 
@@ -64,6 +64,8 @@ class GameEntry:
     option_keys: Mapping[str, str] = field(default_factory=dict)
     demo: Mapping[str, Any] = field(default_factory=dict)
     commands: tuple[str, ...] = ()
+    summary: Callable[[Mapping[str, Any]], str] | None = None
+    """One line for a ``result`` event's data, as the pit reads it (`tablectl watch`, the demo)."""
     roles_for: Callable[[Any], Mapping[str, DeviceRole]] | None = None
     """The device roles a table with these options needs, when they depend on its options
     (Three Card Poker from a shoe or from a hand-forming shuffler); else ``machine.ROLES``."""

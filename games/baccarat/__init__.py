@@ -28,8 +28,17 @@ GAME = GameEntry(
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
     demo={"seats": 8, "game": {"action_wrap": "around_table", "first_player_dealer_seat": 1}},
+    summary=lambda data: _summary(data),
     odds=lambda paytable, decks: _odds.odds(8 if decks is None else decks) if paytable is None else _one_paytable(),
 )
+
+
+def _summary(data: dict) -> str:
+    """``P 2H 5C = 7  |  B KD 6S = 6  ->  PLAYER`` (rule 19), the banker's 6 noted (rule 8b)."""
+    p, b = data["player"], data["banker"]
+    six = " (banker wins with 6: pays 1:2)" if data.get("banker_six") else ""
+    return (f"P {' '.join(p['cards'])} = {p['total']}  |  B {' '.join(b['cards'])} = {b['total']}  ->  "
+            f"{str(data['winner']).upper()}{six}")
 
 
 def _one_paytable() -> GameOdds:

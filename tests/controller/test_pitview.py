@@ -31,7 +31,7 @@ def test_a_long_gap_is_asked_for_in_replays_of_at_most_the_limit():
 
 
 def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():
-    view = PitView()
+    view = PitView(game="baccarat")
     lines = []
     for i, (kind, data) in enumerate([
         ("round_start", {"round": 1, "player_dealer": 3, "last_of_shoe": True}),
@@ -52,9 +52,24 @@ def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():
     assert view.results == 1
 
 
+def test_a_result_reads_as_its_game_learnt_from_the_birth():
+    view = PitView()
+    joker_seven = {"cards": ["AS", "AC", "3S", "3C", "5H", "6D", "JK"], "paytable": "generic",
+                   "wagers": [{"wager": "two_pairs", "outcome": "win", "pays": "3 to 1", "why": ""},
+                              {"wager": "no_pair", "outcome": "lose", "pays": None, "why": ""}]}
+    assert view.feed(env(1, "result", joker_seven)) == [
+        "[t1 #1]   result: cards=['AS', 'AC', '3S', '3C', '5H', '6D', 'JK'], paytable=generic, wagers=["
+        "{'wager': 'two_pairs', 'outcome': 'win', 'pays': '3 to 1', 'why': ''}, "
+        "{'wager': 'no_pair', 'outcome': 'lose', 'pays': None, 'why': ''}]"]
+    view.status_line("casino/t1/status", {"online": True, "birth": 1, "game": "joker_seven"})
+    assert view.feed(env(2, "result", joker_seven)) == ["[t1 #2]   AS AC 3S 3C 5H 6D JK  ->  two_pairs 3 to 1"]
+    view.status_line("casino/t1/status", {"online": True, "birth": 2, "game": "baccarat"})
+    assert view.feed(env(3, "result", joker_seven))[0].startswith("[t1 #3]   result: cards=")  # unreadable: as is
+
+
 def test_status_lines():
-    assert PitView.status_line("casino/t1/status", {"online": True, "birth": 4, "game": "baccarat",
+    assert PitView().status_line("casino/t1/status", {"online": True, "birth": 4, "game": "baccarat",
                                                     "version": "0.1.0", "next_seq": 10,
                                                     "devices": {"shoe": "online"}}) == \
         "[t1] ONLINE birth 4: baccarat 0.1.0, next seq 10, devices shoe=online"
-    assert PitView.status_line("casino/t1/status", {"online": False, "birth": 4}) == "[t1] OFFLINE (birth 4)"
+    assert PitView().status_line("casino/t1/status", {"online": False, "birth": 4}) == "[t1] OFFLINE (birth 4)"
