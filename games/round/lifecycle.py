@@ -158,6 +158,15 @@ class RoundMachine:
 
     rotation: Any = None
     state: str  # set by pytransitions
+    NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
+    """Buttons the lifecycle and the chosen parts light; a game must declare each in BUTTONS."""
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        needed = {b for klass in cls.__mro__ for b in klass.__dict__.get("NEEDS_BUTTONS", ())}
+        missing = sorted(needed - set(cls.BUTTONS))
+        if missing and cls.__dict__.get("BUTTONS") is not None:
+            raise TypeError(f"{cls.__name__}.BUTTONS lacks {', '.join(missing)}, which its parts light")
 
     def __init__(self, *, spec: DeckSpec, emit: Emit, seats: int, first_round: int = 1) -> None:
         self.spec = spec

@@ -23,7 +23,7 @@ actually banked is in the game's ``result``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from games.round.lifecycle import RoundMachine
 
@@ -169,6 +169,7 @@ class PlayerDealer(RoundMachine):
     """
 
     rotation: PlayerDealerRotation
+    NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("pass",)
 
     def __init__(self, *, player_dealer_seat: int = 1, **kw: Any) -> None:
         self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat)

@@ -24,6 +24,7 @@ class ShoePlay(RoundMachine):
     """The shoe-play part: ``class Game(..., ShoePlay, RoundMachine)``."""
 
     PLAYS_A_SHOE: ClassVar[bool] = True
+    NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("shuffle_ack",)
 
     def __init__(self, **kw: Any) -> None:
         self._shoe_empty = False
