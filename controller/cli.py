@@ -15,9 +15,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.broker import LocalBroker
 from controller.config import Config, ConfigError, load_config, parse_raw
@@ -154,13 +155,15 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 # -- demo ----------------------------------------------------------------------
 
-def sim_table_config(game: str) -> Config:
+def sim_table_config(game: str, options: Mapping[str, Any] | None = None) -> Config:
     """A simulated table of ``game``, from the registry alone: its device roles with their
-    first kind, its buttons and light groups on mock GPIO pins, the demo's seats and options.
-    Checked like any config, so the demo deals exactly what a config file would."""
+    first kind, its buttons and light groups on mock GPIO pins, the demo's seats and options
+    (``options`` overrides some of them). Checked like any config, so the demo deals exactly
+    what a config file would."""
     entry = registry.get(game)
     pins = iter(SIM_PINS)
     seats = entry.demo.get("seats", entry.seats[1])
+    section = {**entry.demo.get("game", {}), **(options or {})}
     gpio: dict = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
                   "seat_lights": {}, "seat_buttons": {}}
     for name in entry.buttons:
@@ -177,10 +180,10 @@ def sim_table_config(game: str) -> Config:
             if pin is not None:
                 group_pins[str(s)] = pin
         gpio["seat_lights"][group] = group_pins
-    roles = entry.roles_with(entry.load_options(entry.demo.get("game", {}), seats))
+    roles = entry.roles_with(entry.load_options(section, seats))
     slug = game.replace("_", "-")
     raw = {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},
-           "game": dict(entry.demo.get("game", {})),
+           "game": section,
            "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
            "journal": {"path": f"var/{slug}-sim-01.db"},
            "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}

@@ -29,15 +29,16 @@ class SimTable:
     def __init__(self, broker, tmp_path: Path, *, seed: int = 1, transport: str = "pty",
                  pass_probability: float = 0.2, start_dealer: bool = True,
                  prepare: Callable[[SimRig], None] | None = None, rig: dict | None = None,
-                 devices: dict | None = None, game: str | None = None) -> None:
+                 devices: dict | None = None, game: str | None = None, game_options: dict | None = None) -> None:
         """``rig``: more SimRig fields (``faults``, ``links``, ``heartbeat`` ...);
         ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...);
         ``game``: a simulated table of that registered game, as ``tablectl demo --game`` makes
-        it (controller.cli.sim_table_config), instead of the example baccarat config."""
+        it (controller.cli.sim_table_config), instead of the example baccarat config, with
+        ``game_options`` over the demo's ``[game]``."""
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
-        cfg = sim_table_config(game) if game else load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
+        cfg = sim_table_config(game, game_options) if game else load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
         self.rig: SimRig = sim_rig(cfg, seed=seed, transport=transport, pass_probability=pass_probability,
                                    **(rig or {})).start()
         if prepare:

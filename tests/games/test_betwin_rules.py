@@ -9,8 +9,8 @@ from games.cards import card
 from games.options import OptionError
 
 
-def win(player: str, waiting: str, adjoining: str, rules: Rules = Rules()) -> bool:
-    return wins(card(player), card(waiting), card(adjoining), rules)[0]
+def win(player: str, waiting: str, adjoining: str, rules: Rules | None = None) -> bool:
+    return wins(card(player), card(waiting), card(adjoining), rules or Rules())[0]
 
 
 @pytest.mark.parametrize("player, waiting, adjoining, expected", [

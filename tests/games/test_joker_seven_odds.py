@@ -12,7 +12,7 @@ from math import comb
 
 import pytest
 
-from games.cards import STANDARD_RANKS, SUITS, Card, JOKER
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.joker_seven import odds as j7
 from games.joker_seven.paytables import GENERIC, NJ
 from games.joker_seven.rules import settle
