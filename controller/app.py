@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.config import Config
+from controller.instance_lock import InstanceLock
 from controller.journal import Journal
 from controller.publisher import Publisher
 from controller.table import Health, Table
@@ -23,6 +24,7 @@ class Controller:
     table: Table
     gpio: TableGpio | None
     journal: Journal
+    lock: InstanceLock | None = None
 
     def start(self, ready_timeout: float = 30.0) -> Controller:
         self.table.start().wait_ready(ready_timeout)
@@ -30,6 +32,8 @@ class Controller:
 
     def stop(self) -> None:
         self.table.stop()
+        if self.lock is not None:
+            self.lock.release()
 
 
 def use_pin_factory(name: str) -> None:
@@ -46,19 +50,24 @@ def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
                      on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> Controller:
     inbox: queue.Queue = queue.Queue()
     cfg.journal.path.parent.mkdir(parents=True, exist_ok=True)
-    journal = Journal(cfg.journal.path, cfg.table.id)
-    publisher = Publisher(cfg.mqtt, cfg.table.id, inbox, game=cfg.table.game)
-    # Each device by its kind (drivers.kinds); its name is the role it fills in the game.
-    drivers = {name: open_driver(name, dev.kind, dev.driver_settings(), inbox) for name, dev in cfg.devices.items()}
-    gpio = None
-    if cfg.gpio is not None:
-        use_pin_factory(cfg.gpio.pin_factory)
-        gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds=cfg.gpio.button_leds,
-                         seat_lights=cfg.gpio.seat_lights, seat_buttons=cfg.gpio.seat_buttons,
-                         bounce_time=cfg.gpio.bounce_time or None)
-    table = Table(cfg, inbox=inbox, journal=journal, publisher=publisher, drivers=drivers, gpio=gpio,
-                  on_ready=on_ready, on_tick=on_tick, tick=tick)
-    return Controller(table, gpio, journal)
+    lock = InstanceLock(cfg.journal.path, cfg.table.id).acquire()  # TableLocked: another controller has it
+    try:
+        journal = Journal(cfg.journal.path, cfg.table.id)
+        publisher = Publisher(cfg.mqtt, cfg.table.id, inbox, game=cfg.table.game)
+        # Each device by its kind (drivers.kinds); its name is the role it fills in the game.
+        drivers = {name: open_driver(name, dev.kind, dev.driver_settings(), inbox) for name, dev in cfg.devices.items()}
+        gpio = None
+        if cfg.gpio is not None:
+            use_pin_factory(cfg.gpio.pin_factory)
+            gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds=cfg.gpio.button_leds,
+                             seat_lights=cfg.gpio.seat_lights, seat_buttons=cfg.gpio.seat_buttons,
+                             bounce_time=cfg.gpio.bounce_time or None)
+        table = Table(cfg, inbox=inbox, journal=journal, publisher=publisher, drivers=drivers, gpio=gpio,
+                      on_ready=on_ready, on_tick=on_tick, tick=tick)
+    except BaseException:
+        lock.release()
+        raise
+    return Controller(table, gpio, journal, lock)
 
 
 def mock_press(cfg: Config) -> Callable[..., None]:

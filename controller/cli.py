@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.broker import LocalBroker
 from controller.config import Config, ConfigError, load_config, parse_raw
+from controller.instance_lock import TableLocked
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import PitView
 from games import registry
@@ -44,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except ConfigError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return 2
+    except TableLocked as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

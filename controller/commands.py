@@ -50,6 +50,8 @@ def parse(command: Command, *, remote_buttons: bool) -> Request:
         raise CommandError(f"malformed payload: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except ValueError as exc:  # json.JSONDecodeError: says where, never echoes the payload
         raise CommandError(f"malformed JSON: {exc}") from None
+    except RecursionError:  # 2,000 brackets fit in the payload limit and exhaust the parser's stack
+        raise CommandError("malformed JSON: nested too deeply") from None
     if not isinstance(payload, dict):
         raise CommandError(f"the payload must be a JSON object such as {{\"id\": \"r1\"}}, "
                            f"not {type(payload).__name__} {show(payload, 30)}")
@@ -57,7 +59,7 @@ def parse(command: Command, *, remote_buttons: bool) -> Request:
     if not (isinstance(rid, str) and len(rid) <= 128) and not (isinstance(rid, int) and not isinstance(rid, bool)):
         rid = None
     if command.name not in COMMANDS:
-        raise CommandError(f"unknown command {command.name!r}: the commands are {', '.join(COMMANDS)}", rid)
+        raise CommandError(f"unknown command {command.name[:64]!r}: the commands are {', '.join(COMMANDS)}", rid)
     if command.name == "button" and not remote_buttons:
         raise CommandError("remote buttons are off on this table ([dealer] remote_buttons = false)", rid)
     found = problems(validator(f"command#/$defs/{command.name}"), payload)

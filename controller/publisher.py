@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -100,6 +101,14 @@ class Topics:
         return f"{self.base}/cmd/{name}/reply"
 
 
+COMMAND_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+"""A command name the controller will answer on its own reply topic."""
+
+MAX_EVENT_BYTES = 60_000
+"""An event's payload at most: under config/mosquitto.conf's max_packet_size 65536 with the topic
+and headers (MQTT has no way to ask a 3.1.1 broker its limit)."""
+
+
 def _json(obj: Mapping[str, Any]) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -115,6 +124,7 @@ class Publisher:
         self.version = software or software_version()
         self.topics = Topics(settings.prefix, table)
         self.birth = 0
+        self.max_event_bytes = MAX_EVENT_BYTES
         self._inbox = inbox
         self._v5 = settings.protocol == "5"
         self._in_flight: dict[int, int | None] = {}  # paho mid -> event seq (None: not an event)
@@ -186,6 +196,21 @@ class Publisher:
         self._send(self.topics.state, _json(state), retain=True)
 
     def publish_event(self, event: Event) -> None:
+        if len(event.payload) > self.max_event_bytes:
+            # A broker with max_packet_size drops the connection for it, on every resend: the table
+            # would be cut off for good. In its place, with its seq, an alarm that says so; the
+            # journal keeps the event as it was.
+            log.error("MQTT: event %d (%s) is %d bytes, over %d: an alarm goes in its place",
+                      event.seq, event.kind, len(event.payload), self.max_event_bytes)
+            stand_in = {"seq": event.seq, "ts": time.time(), "table": self.table, "round": None, "kind": "alarm",
+                        "data": {"code": "event_too_large", "severity": "critical",
+                                 "message": f"event {event.seq} ({event.kind}) is {len(event.payload)} bytes, "
+                                            f"over the {self.max_event_bytes} a message may have: it is kept in "
+                                            f"the journal and not published",
+                                 "card": None, "expected": None, "missing": [], "extra": [],
+                                 "action": "read the event from the journal (docs/operations.md)"}}
+            self._send(self.topics.event("alarm"), _json(stand_in), seq=event.seq)
+            return
         self._send(self.topics.event(event.kind), event.payload, seq=event.seq)
 
     def reply(self, command: Command, *, ok: bool, request_id: Any = None,
@@ -238,7 +263,11 @@ class Publisher:
 
     def _send(self, topic: str, payload: bytes, *, retain: bool = False, seq: int | None = None,
               properties: Properties | None = None) -> None:
-        info = self._client.publish(topic, payload, qos=1, retain=retain, properties=properties)
+        try:
+            info = self._client.publish(topic, payload, qos=1, retain=retain, properties=properties)
+        except (ValueError, TypeError) as exc:  # a topic or payload MQTT cannot carry: never stop the table
+            log.error("MQTT: cannot publish on %s: %s", topic[:120], exc)
+            return
         if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:  # cannot happen with paho's unlimited queue; never lose it silently
             log.error("MQTT: paho refused to queue %s", topic)
             return
@@ -313,4 +342,12 @@ class Publisher:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         name = message.topic.rsplit("/", 1)[-1]
         correlation = getattr(message.properties, "CorrelationData", None) if self._v5 else None
-        self._inbox.put(Command(name, message.payload, self.topics.reply(name), correlation, bool(message.retain)))
+        reply = self.topics.reply(name)
+        if not COMMAND_NAME.fullmatch(name):
+            # Never build a topic or an event from an unbounded name (a 65,000-character topic
+            # would make a reply paho cannot send): the reply goes to cmd/invalid/reply, and the
+            # name is shown cut short.
+            shown = name[:32].encode("ascii", "replace").decode() + (f"... ({len(name)} characters)"
+                                                                      if len(name) > 32 else "")
+            name, reply = shown, self.topics.reply("invalid")
+        self._inbox.put(Command(name, message.payload, reply, correlation, bool(message.retain)))

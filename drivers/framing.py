@@ -88,6 +88,8 @@ class FrameDecoder:
 
     buf: bytearray = field(default_factory=bytearray)
     drops: DropCounts = field(default_factory=DropCounts)
+    _shadow: int = 0
+    """Bytes at the buffer's front that belong to a frame already counted as bad."""
 
     def feed(self, data: bytes) -> list[Frame]:
         """Append bytes; return every whole valid frame now available."""
@@ -97,11 +99,11 @@ class FrameDecoder:
         while buf:
             start = buf.find(STX)
             if start < 0:
-                self.drops.noise += len(buf)
+                self._noise(len(buf))
                 buf.clear()
                 break
             if start:
-                self.drops.noise += start
+                self._noise(start)
                 del buf[:start]
             if len(buf) < HEADER:
                 break
@@ -117,10 +119,16 @@ class FrameDecoder:
                 self._reject("bad_etx")
                 continue
             if crc16(bytes(buf[1:HEADER + length])) != crc:
+                # Its length and ETX hold, so its extent is known. Its bytes are scanned again (a real
+                # frame may hide in a misaligned one) but nothing found inside it is counted: the
+                # counts reach the pit, and a card frame's length and bytes are its card's, so
+                # counting them would tell whether a damaged face-down card was a ten.
                 self._reject("bad_crc")
+                self._shadow = end - 1
                 continue
             out.append(Frame(buf[3], chr(buf[4]), bytes(buf[HEADER:HEADER + length])))
             del buf[:end]
+            self._shadow = 0
         return out
 
     def expire(self) -> list[Frame]:
@@ -138,6 +146,16 @@ class FrameDecoder:
         return self.feed(b"")
 
     def _reject(self, reason: str) -> None:
-        """Drop the STX of a frame that failed, so the scan resumes after it."""
-        setattr(self.drops, reason, getattr(self.drops, reason) + 1)
+        """Drop the STX of a frame that failed, so the scan resumes after it (uncounted when it lies
+        inside a frame already counted as bad)."""
+        if self._shadow:
+            self._shadow -= 1
+        else:
+            setattr(self.drops, reason, getattr(self.drops, reason) + 1)
         del self.buf[:1]
+
+    def _noise(self, n: int) -> None:
+        """``n`` bytes skipped; those inside a frame already counted as bad are not noise."""
+        hidden = min(n, self._shadow)
+        self._shadow -= hidden
+        self.drops.noise += n - hidden

@@ -26,7 +26,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.broker import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-USERS = {"bac-01": "pw-table", "bac-02": "pw-other", "pit-view": "pw-view", "pit-supervisor": "pw-super"}
+USERS = {"bac-01": "pw-table", "bac-02": "pw-other", "pit-view": "pw-view", "pit-view-2": "pw-view-2",
+         "pit-supervisor": "pw-super"}
 
 
 @pytest.fixture
@@ -72,8 +73,8 @@ class Pit:
     clients: list[mqtt.Client] = field(default_factory=list)
     watchers: list[Subscriber] = field(default_factory=list)
 
-    def connect(self, user: str) -> mqtt.Client:
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user)
+    def connect(self, user: str, client_id: str | None = None) -> mqtt.Client:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or user)
         client.username_pw_set(user, USERS[user])
         client.connect(self.broker.host, self.broker.port)
         client.loop_start()
@@ -166,3 +167,19 @@ def test_watch_logs_in_as_pit_view_and_a_wrong_password_is_named(pit: Pit, tmp_p
     assert refused.returncode == 1
     assert "the broker refused the connection: Not authorized" in refused.stderr, refused.stderr
     assert "not-the-password" not in refused.stderr + refused.stdout  # a secret never printed
+
+
+def test_a_pit_user_cannot_take_over_a_tables_session(pit: Pit) -> None:
+    """A read-only pit user connecting with the table's client id used to knock the table off
+    the broker (five takeovers in ten seconds, five retained "offline" statuses). The example
+    broker gives every client its user name as its id, so the table's session is untouched."""
+    disconnects: list[object] = []
+    view = pit.watch("pit-view-2", "casino/bac-01/#")
+    table = pit.connect("bac-01")
+    table.on_disconnect = lambda *args: disconnects.append(args[3])
+    table.publish("casino/bac-01/event/table", b"{}", qos=1).wait_for_publish(WAIT)   # connected
+    for _ in range(3):
+        pit.connect("pit-view", client_id="bac-01")
+    table.publish("casino/bac-01/event/table", b"{}", qos=1).wait_for_publish(WAIT)
+    view.wait_for(lambda m: m.topic == "casino/bac-01/event/table")
+    assert disconnects == [] and table.is_connected()

@@ -577,3 +577,98 @@ def test_ready_callback_and_watchdog_ticks(make_table) -> None:
     assert ticked.wait(WAIT)
     assert health[-1].running and health[-1].devices == {"shoe": "unknown", "shuffler": "unknown"}
     assert any(x.mqtt_connected for x in health)
+
+
+# --- hostile clients (issue: nothing a client sends can stop the table or cut it off) ------------
+
+def test_a_command_topic_of_65000_characters_is_answered_and_the_table_deals_on(make_table) -> None:
+    """Its reply topic would exceed MQTT's limit: paho raised inside the flush and the table stopped.
+    Now the reply goes to cmd/invalid/reply, the name cut short, and the table carries on."""
+    h = make_table()
+    name = "x" * 65_000
+    h.pit.publish(f"{TOPIC}/cmd/{name}", b'{"id": "long"}')
+    reply = h.pit.wait_topic("/cmd/invalid/reply").json()
+    assert reply["ok"] is False and reply["id"] == "long"
+    assert reply["command"] == "x" * 32 + "... (65000 characters)"
+    assert reply["error"].startswith("unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (65000 characters)'")
+    audit = h.event("command")["data"]
+    assert len(json.dumps(audit)) < 600
+    assert h.command("open", {"id": "still-here"})["ok"] and h.table.health().running
+
+
+def test_deeply_nested_json_is_a_malformed_command_not_an_internal_error(make_table) -> None:
+    h = make_table()
+    reply = h.command("replay", b'{"id": "deep", "from": ' + b"[" * 2000 + b"]" * 2000 + b"}")
+    assert (reply["ok"], reply["id"]) == (False, None)
+    assert reply["error"] == "malformed JSON: nested too deeply"
+    assert not any(m.topic.endswith("/event/alarm") for m in h.pit.seen + h.pit.drain())
+
+
+def test_an_event_over_the_brokers_packet_limit_goes_out_as_an_alarm_in_its_place(make_table) -> None:
+    """A broker with max_packet_size drops the connection for an oversized publish, on every
+    resend: one such event cut the table off for good. The publisher sends an alarm with the
+    same seq instead; the journal keeps the event; the table stays on the broker."""
+    h = make_table()
+    h.table.publisher.max_event_bytes = 200   # as if the broker's limit were this small
+    reply = h.command("open", {"id": "o" * 120})
+    assert reply["ok"]
+    alarm = h.event("alarm", lambda d: d["code"] == "event_too_large")
+    assert alarm["data"]["message"].startswith(f"event {alarm['seq']} (")
+    assert h.table.health().mqtt_connected
+    h.table.publisher.max_event_bytes = 60_000
+    assert h.command("close", {"id": "c"})["ok"]
+
+
+def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, broker, monkeypatch) -> None:
+    """Eight requests of 10,000 once made the table republish 80,000 events: all waiting replays
+    together may hold at most REPLAY_BUDGET events, and at most REPLAY_WINDOW are in paho's hands.
+    The broker is frozen so that the first replay is still going out when the second comes."""
+    from controller import table as table_module
+    from controller.inbox import Command
+
+    monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
+    monkeypatch.setattr(table_module, "REPLAY_WINDOW", 3)
+    h = make_table()
+    load_shoe(h)
+    before = h.journaled()
+    assert before >= 15
+    broker.pause()
+    try:
+        for rid in ("first", "second"):
+            h.put(Command("replay", json.dumps({"id": rid, "from": 1, "to": 15}).encode(),
+                          f"{TOPIC}/cmd/replay/reply"))
+        deadline = time.monotonic() + WAIT   # both handled (their command events journaled) while frozen
+        while h.journaled() < before + 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        broker.resume()
+    replies = {}
+    while len(replies) < 2:
+        reply = h.pit.wait_for(lambda m: m.topic.endswith("/cmd/replay/reply") and m.json()["id"] not in replies).json()
+        replies[reply["id"]] = reply
+    assert replies["first"]["ok"] is True
+    assert replies["second"]["ok"] is False
+    waiting = int(replies["second"]["error"].split("refused: ")[1].split(" ")[0])
+    # 15 asked; at most 3 of them in paho's hands (fewer when live events hold the window): no PUBACK while frozen
+    assert 12 <= waiting <= 15, replies["second"]["error"]
+    assert replies["second"]["error"].endswith("and at most 20 may wait at once; ask again when they have gone out")
+
+
+def test_a_second_controller_on_the_same_journal_stops_before_touching_it(tmp_path: Path) -> None:
+    """Two `tablectl run` with one config voided the live round and one died on a UNIQUE constraint:
+    the second now stops at once, naming the process that holds the table."""
+    import os
+
+    from controller.app import build_controller
+    from controller.instance_lock import TableLocked
+
+    config = parse_config(CONFIG.format(autostart="false", port=1, journal=tmp_path / "j.db", remote="false"),
+                          "t.toml")
+    first = build_controller(config)
+    try:
+        with pytest.raises(TableLocked, match=rf"another tablectl \(pid {os.getpid()}\) is running table bac-01"):
+            build_controller(config)
+    finally:
+        first.lock.release()
+    again = build_controller(config)   # released: a restarted controller takes it
+    again.lock.release()

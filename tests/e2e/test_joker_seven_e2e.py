@@ -12,8 +12,13 @@ def test_seeded_rounds_recomputed_from_the_published_cards_and_a_deck_change(tab
     table = table_factory(game="joker_seven", seed=5).start()
     stands = lambda events: [e for e in events if e["kind"] == "result"]  # noqa: E731
     table.wait_for(lambda events: len(stands(events)) >= 4, what="4 results that stand")
-    # Rules 9-11: a deck change from the pit (cmd/button, as the dealer's button would)
+    # Rules 9-11: a deck change between rounds, from the pit (cmd/button, as the dealer's button
+    # would): the dealer is held at the next bets prompt, when change_deck is lit.
+    reached = table.dealer.hold_at("bets")
+    assert reached.wait(30)
     table.pit.publish(f"{table.base}/cmd/button", {"id": "dc", "button": "change_deck"})
+    table.wait_event("button", lambda d: d["button"] == "change_deck" and d["accepted"])
+    table.dealer.release()   # the dealer proves the old deck, then opens the new one
     table.wait_event("prompt", lambda d: d["expect"] == "new_deck")
     table.wait_for(lambda events: len(stands(events)) >= 8, what="8 results that stand")
     events = table.events()
