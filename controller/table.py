@@ -155,6 +155,10 @@ hundred at most; a pit that needs a whole day reads the journal instead."""
 REPLAYS_QUEUED = 8
 """Replay requests waiting at once; more are refused until these have gone out."""
 
+LIVE_WINDOW = 20_000
+"""Live events in paho's hands, unacknowledged, at most: beyond it (a broker that stalls) events
+wait in the journal and drain in seq order, well before paho's 16-bit message ids run out."""
+
 REPLAY_BUDGET = REPLAY_LIMIT
 """Events all waiting replays may still have to send, together: eight requests of 10,000 each
 once made the table republish 80,000 events, and the pit's live latency went from 1.4 ms to
@@ -238,6 +242,7 @@ class Table:
         self._drain_started = 0.0
         self._drained = 0
         self._marks_due: float | None = None  # when waiting delivered marks must be written
+        self._state_owed: dict[str, Any] | None = None  # the newest retained state not yet handed to paho
         self._replays: deque[list[int]] = deque()  # [next seq, last seq] of each cmd/replay still going out
         self._filling = False    # outbox_filling raised, not yet back under the warning level
         self._held = False       # at the cap: no new round until under the warning level
@@ -348,6 +353,7 @@ class Table:
                     if self._marks_due is None:
                         self._marks_due = time.monotonic() + MARK_DELAY
                 self._pump()
+                self._pay_state()
                 if self._filling:  # the backlog shrinks: the alarm re-arms, the hold may lift
                     self._flush()
             for item in batch:
@@ -414,6 +420,14 @@ class Table:
                 self._pending.clear()
         self._tell(events)
         if self._online:
+            if not self._draining and events and self.publisher.in_flight_count() + len(events) > LIVE_WINDOW:
+                # The broker has stopped acknowledging (a stall): paho would run out of its 65,535
+                # message ids and lose track of publishes. New events wait in the journal like any
+                # backlog and go out in seq order as PUBACKs come back.
+                log.warning("MQTT: %d publishes unacknowledged: events wait in the journal",
+                            self.publisher.in_flight_count())
+                self._draining, self._cursor = True, events[0].seq - 1
+                self._drain_started, self._drained = time.monotonic(), 0
             if self._draining:
                 self._pump()  # behind the backlog: seq order
             else:
@@ -422,7 +436,8 @@ class Table:
                 if self._replays:
                     self._pump()
             if events and snapshot is not None:
-                self.publisher.publish_state(self._state(snapshot))
+                self._state_owed = self._state(snapshot)
+                self._pay_state()
         for command, reply in self._replies:
             self.publisher.reply(command, **reply)  # queued by paho until connected
         self._replies.clear()
@@ -613,6 +628,13 @@ class Table:
             if span[0] > span[1]:
                 self._replays.popleft()
                 log.info("MQTT: replay up to seq %d handed over", span[1])
+
+    def _pay_state(self) -> None:
+        """The retained state, newest only, once paho has room: during a stall only the last one
+        matters, and each held publish would take one of paho's message ids."""
+        if self._state_owed is not None and self._online and self.publisher.in_flight_count() < LIVE_WINDOW:
+            state, self._state_owed = self._state_owed, None
+            self.publisher.publish_state(state)
 
     # -- the outbox cap ----------------------------------------------------------
 

@@ -20,6 +20,8 @@ class DeviceEvent:
 @dataclass(frozen=True, slots=True)
 class CardDrawn(DeviceEvent):
     card: Card
+    read: int | None = None
+    """The shoe's own count of this read since it started, when it sends one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,16 @@ class FramesDropped(DeviceEvent):
 @dataclass(frozen=True, slots=True)
 class DeviceOnline(DeviceEvent):
     info: str = ""
+    reads: int | None = None
+    """A card reader's count of the cards it has read since it started (its hello)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadsAccounted(DeviceEvent):
+    """Every card the reader says it has read (its hello's count) has arrived: after a dropout
+    the controller can prove nothing was lost, and a faulted round may resume."""
+
+    count: int = 0
 
 
 @dataclass(frozen=True, slots=True)

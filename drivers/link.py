@@ -10,7 +10,9 @@ drivers and the simulated devices. It owns two threads:
   the peer's heartbeat;
 * the **sender** does stop-and-wait: one unacknowledged data frame at a time,
   retransmitted after ``retransmit`` seconds or at once on a NAK, at most
-  ``retries`` times, then reported as lost. It also sends heartbeats. It
+  ``retries`` times, then reported as lost -- or, with ``retries=None`` (a
+  device's end: a card it read must never be abandoned), until acknowledged,
+  however long the line is down. It also sends heartbeats. It
   waits on a condition variable with the next deadline as its timeout, so it
   sleeps until there is something to do and never polls.
 
@@ -102,7 +104,7 @@ class Link:
         on_link_lost: Callable[[str], None] | None = None,
         on_open: Callable[[], None] | None = None,
         retransmit: float = 0.25,
-        retries: int = 5,
+        retries: int | None = 5,
         heartbeat: float | None = None,
         heartbeat_timeout: float | None = None,
         frame_gap: float = 0.05,
@@ -135,6 +137,7 @@ class Link:
         self._queue: collections.deque[tuple[str, bytes]] = collections.deque()
         self._pending: _Pending | None = None
         self._next_seq = 0
+        self._blackhole = False
         self._next_heartbeat = 0.0
         self._corrupt_next = False
         self._muted = False
@@ -152,7 +155,7 @@ class Link:
         self._threads: list[threading.Thread] = []
         self._stats: dict[str, int] = dict.fromkeys(
             ("frames_in", "frames_out", "data_out", "retransmits", "duplicates", "naks_in",
-             "naks_out", "link_lost", "opens", "open_failures"), 0)
+             "naks_out", "rejected", "link_lost", "opens", "open_failures"), 0)
 
     # --- lifecycle -------------------------------------------------------------
     def start(self) -> None:
@@ -221,6 +224,13 @@ class Link:
         with self._cond:
             self._corrupt_next = True
 
+    def blackhole(self, on: bool = True) -> None:
+        """A line that drops every byte both ways while the ports stay open (a flaky cable or
+        relay): what this end writes is lost, what it would read is never seen. For fault injection."""
+        with self._cond:
+            self._blackhole = on
+            self._cond.notify_all()
+
     def mute(self, muted: bool = True) -> None:
         """Write nothing, not even ACKs or heartbeats (a hung device)."""
         with self._cond:
@@ -262,6 +272,8 @@ class Link:
         port = self._port
         if port is None or self._muted:
             return False
+        if self._blackhole:
+            return True   # written, as far as this end knows; the line lost it
         try:
             with self._write_lock:
                 port.write(data)
@@ -298,7 +310,7 @@ class Link:
                 pending = self._pending
                 if ready and pending is not None:
                     if pending.sends == 0 or pending.nak or now >= pending.deadline:
-                        if pending.sends > self.retries:
+                        if self.retries is not None and pending.sends > self.retries:
                             self._pending = None
                             self._cond.notify_all()     # idle() waiters
                             return lambda: self._lost(pending)
@@ -408,6 +420,8 @@ class Link:
                     if more:
                         data += port.read(more)
                 now = time.monotonic()
+                if self._blackhole:
+                    data = b""  # lost on the line
                 frames = self._decoder.feed(data) if data else []
                 self._fed += len(data)
                 frames += self._expire_stalled(now)
@@ -484,7 +498,14 @@ class Link:
             parsed = messages.parse_nak(frame)
             with self._cond:
                 pending = self._pending
-                if parsed is not None and pending is not None and parsed[0] in (None, pending.seq):
+                if parsed is not None and pending is not None and parsed[0] == pending.seq \
+                        and parsed[1] in (messages.NAK_BAD, messages.NAK_UNKNOWN) and pending.sends:
+                    # The peer read this frame whole and refused it (and reported why): sending it
+                    # again would be refused again and hold up every frame behind it.
+                    self._pending = None
+                    self._count("rejected")
+                    self._cond.notify_all()
+                elif parsed is not None and pending is not None and parsed[0] in (None, pending.seq):
                     pending.nak = True
                     self._cond.notify_all()
         elif frame.type != messages.HEARTBEAT:

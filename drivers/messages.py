@@ -111,10 +111,12 @@ def _ascii(text: str) -> bytes:
     return text.encode("ascii")
 
 
-def hello(model: str, firmware: str) -> Message:
+def hello(model: str, firmware: str, reads: int | None = None) -> Message:
+    """``reads``: a card reader says how many cards it has read since it started."""
     if not (_is_field(model) and _is_field(firmware)):
         raise ValueError("model and firmware must be non-empty printable ASCII without spaces")
-    return Message(HELLO, _ascii(f"{model} {firmware}"))
+    text = f"{model} {firmware}" if reads is None else f"{model} {firmware} {_number(reads)}"
+    return Message(HELLO, _ascii(text))
 
 
 def heartbeat() -> Message:
@@ -142,8 +144,10 @@ def fault(code: str) -> Message:
     return Message(FAULT, _ascii(wire))
 
 
-def card_drawn(card: Card) -> Message:
-    return Message(CARD, _ascii(card.code))
+def card_drawn(card: Card, read: int | None = None) -> Message:
+    """``read``: the shoe's own count of this read since it started (1, 2, ...): a gap in it is a
+    card that never arrived."""
+    return Message(CARD, _ascii(card.code if read is None else f"{card.code} {_number(read)}"))
 
 
 def cut_card() -> Message:
@@ -249,9 +253,10 @@ def _unknown_type(device: str, frame: Frame, kind: str) -> Decoded:
 
 def _parse_common(frame: Frame, device: str, fields: list[str]) -> Decoded | None:
     if frame.type == HELLO:
-        if len(fields) != 2:
-            return _bad(device, "hello is not '<model> <firmware>'")
-        return Decoded(DeviceOnline(device, " ".join(fields)))
+        reads = _parse_number(fields[2]) if len(fields) == 3 else None
+        if len(fields) not in (2, 3) or (len(fields) == 3 and reads is None):
+            return _bad(device, "hello is not '<model> <firmware> [<reads>]'")
+        return Decoded(DeviceOnline(device, " ".join(fields[:2]), reads))
     if frame.type == FAULT:
         if len(fields) != 1 or fields[0] not in FAULT_CODES:
             return _bad(device, "fault frame with an unknown fault code")
@@ -275,10 +280,11 @@ def parse_shoe(frame: Frame, device: str = "shoe") -> Decoded:
     if common is not None:
         return common
     if frame.type == CARD:
-        found = try_card(fields[0]) if len(fields) == 1 else None
-        if found is None:
+        found = try_card(fields[0]) if len(fields) in (1, 2) else None
+        read = _parse_number(fields[1]) if len(fields) == 2 else None
+        if found is None or (len(fields) == 2 and read is None):
             return Decoded(DeviceFault(device, "unknown_card", "unknown card code"), NAK_BAD)
-        return Decoded(CardDrawn(device, found))
+        return Decoded(CardDrawn(device, found, read))
     if fields:
         return _bad(device, "cut-card and shoe-empty frames carry no payload")
     return Decoded(CutCard(device) if frame.type == CUT else ShoeEmpty(device))

@@ -29,11 +29,13 @@ import serial
 
 from drivers import messages
 from drivers.events import (
+    CardDrawn,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
     DeviceOnline,
     FramesDropped,
+    ReadsAccounted,
 )
 from drivers.framing import Frame
 from drivers.link import Link, Port
@@ -67,6 +69,9 @@ class SerialDeviceDriver:
         self._parser = type(self).PARSER
         self._info = ""
         self._before_hello = True  # this process has not heard the device's hello yet
+        self._last_read: int | None = None  # a card reader's count of the last card that arrived
+        self._owed: int | None = None       # its hello's count, while cards it read are still to come
+        self._was_offline = False
         self.stale_dropped = 0     # data frames from before this process, acknowledged and dropped
         self._link = Link(
             self._open,
@@ -126,17 +131,60 @@ class SerialDeviceDriver:
                 return None
             self._before_hello = False
         decoded = self._parser(frame, self.name)
-        if isinstance(decoded.event, DeviceOnline):
-            self._info = decoded.event.info
-        if decoded.event is not None:
-            self._put(decoded.event)
+        event = decoded.event
+        if isinstance(event, DeviceOnline):
+            self._info = event.info
+            self._put(event)
+            if event.reads is not None:
+                self._account_hello(event.reads)
+            return decoded.nak
+        if isinstance(event, CardDrawn) and event.read is not None:
+            self._account_card(event.read)
+        if event is not None:
+            self._put(event)
+        if isinstance(event, CardDrawn) and event.read is not None and self._owed is not None \
+                and event.read >= self._owed:
+            self._owed = None
+            self._put(ReadsAccounted(self.name, event.read))
         return decoded.nak
+
+    # --- a card reader's own count (docs/protocols.md, "Reliability") ---------------
+    def _account_hello(self, reads: int) -> None:
+        """The reader says how many cards it has read. Fewer than arrived: it restarted, and a
+        card it had read and not yet sent may be gone. More: they are still to come (it keeps
+        them until acknowledged). As many: nothing is missing."""
+        last = self._last_read
+        if last is None or reads == last:
+            self._last_read = reads
+            self._owed = None
+            self._put(ReadsAccounted(self.name, reads))
+        elif reads < last:
+            self._last_read = reads
+            self._owed = None
+            self._put(DeviceFault(self.name, "cards_lost", f"the {self.name} restarted: a card it read before "
+                                                           "may never have arrived"))
+        else:
+            self._owed = reads
+
+    def _account_card(self, read: int) -> None:
+        last = self._last_read
+        if last is not None and read > last + 1:
+            missing = read - last - 1
+            self._put(DeviceFault(self.name, "cards_lost",
+                                  f"{missing} card(s) the {self.name} read never arrived"))
+        if last is None or read > last:
+            self._last_read = read
 
     def _on_online(self, frame_type: str) -> None:
         if frame_type != messages.HELLO:      # a hello brings its own DeviceOnline
             self._put(DeviceOnline(self.name, self._info))
+            if self._was_offline:
+                # Back after a silence: ask for its hello, whose count proves nothing it read was lost.
+                self.request_status()
+        self._was_offline = False
 
     def _on_offline(self, reason: str) -> None:
+        self._was_offline = True
         self._put(DeviceOffline(self.name, reason))
 
     def _on_drops(self, counts: dict[str, int]) -> None:

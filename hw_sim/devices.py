@@ -62,6 +62,9 @@ class SimDevice:
             on_frame=self._on_request,
             on_link_lost=self.lost.append,
             retransmit=retransmit,
+            retries=None,     # a device never abandons a frame it sent: a card read must arrive
+                              # (docs/protocols.md, "Reliability"); the controller notices a silence
+
             heartbeat=heartbeat,
             rng=random.Random(self.rng.random()),
         )
@@ -70,7 +73,7 @@ class SimDevice:
     def start(self) -> None:
         """Power on: announce ourselves (``I``) and start the heartbeat."""
         self.link.start()
-        self.link.send(*messages.hello(self.model, self.firmware))
+        self.link.send(*self.hello())
 
     def stop(self) -> None:
         self.link.stop()
@@ -113,7 +116,11 @@ class SimDevice:
 
     def _answer(self, type_: str) -> None:
         if type_ == messages.STATUS:
-            self.link.send(*messages.hello(self.model, self.firmware))
+            self.link.send(*self.hello())
+
+    def hello(self) -> messages.Message:
+        """What this device says when it starts, is plugged in, or is asked (``S``)."""
+        return messages.hello(self.model, self.firmware)
 
     # --- faults --------------------------------------------------------------------
     def inject(self, name: str, **kw: Any) -> None:
@@ -147,7 +154,20 @@ class SimDevice:
             "recover": self.recover,
             "unplug": self.unplug,
             "replug": self.replug,
+            "dropout": self.dropout,
         }
+
+    def dropout(self, seconds: float = 2.2) -> None:
+        """The line drops every byte both ways for ``seconds``, the ports left open (a flaky cable
+        or relay): what the device sends meanwhile is retransmitted until it gets through."""
+        self.link.blackhole(True)
+        timer = threading.Timer(seconds, self._dropout_over)
+        timer.daemon = True
+        timer.start()
+
+    def _dropout_over(self) -> None:
+        self.link.blackhole(False)
+        self._back()
 
     def _garbage(self, n: int = 64, data: bytes | None = None) -> None:
         self.link.send_raw(data if data is not None else self.rng.randbytes(n))
@@ -202,7 +222,7 @@ class SimDevice:
         self.port = reopen()
         self._awaiting_controller = True
         self.link.reconnect()
-        self.link.send(*messages.hello(self.model, self.firmware))
+        self.link.send(*self.hello())
 
 
 class SimShoe(SimDevice):
@@ -216,6 +236,11 @@ class SimShoe(SimDevice):
         self._unknown_code = "ZZ"
         self.drawn: list[PhysicalCard] = []   # every card that physically left the shoe, in order
         self.read: list[Card] = []            # every card reported in a C frame, in order
+
+    def hello(self) -> messages.Message:
+        """The shoe's hello carries how many cards it has read since it started: the controller
+        compares it with what arrived (docs/protocols.md, "Reliability")."""
+        return messages.hello(self.model, self.firmware, reads=len(self.read))
 
     def draw(self) -> PhysicalCard | None:
         """The dealer slides the next card out: report it as the shoe would.
@@ -247,7 +272,7 @@ class SimShoe(SimDevice):
                 self.link.send(messages.CARD, self._unknown_code.encode("latin-1"))
             else:
                 self.read.append(top.face)
-                self.link.send(*messages.card_drawn(top.face))
+                self.link.send(*messages.card_drawn(top.face, read=len(self.read)))
             return top
 
     def _injectors(self) -> dict[str, Callable[..., None]]:

@@ -88,6 +88,12 @@ class Fault:
     """Why the round can only be voided (a card left the shoe unseen), or None."""
     resume_note: str | None = None
     """What resuming does, when it is not burning cards (a device link came back)."""
+    held: list[Card] = field(default_factory=list)
+    """Cards the reading role delivered after its link came back, read while the round was
+    dealing: they are on the layout, so they are dealt when the round resumes."""
+    unproven: str | None = None
+    """The card-reading role whose link went down: until it has shown that every card it read
+    arrived (``reads_accounted``), the round cannot resume."""
 
 
 def empty_lights(groups: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -99,6 +99,7 @@ CARD_LOST: dict[str, str] = {
     "misread": "a card left the shoe unread",
     "double_card": "two cards left the shoe at once",
     "unknown_card": "a card left the shoe and what the shoe read is not a card",
+    "cards_lost": "a card the shoe read never arrived",
 }
 """Faults of a card-reading role that put a card on the layout the machine never saw."""
 
@@ -180,6 +181,7 @@ class RoundMachine:
         self.fault: Fault | None = None
         self._device_note: str | None = None  # a device fault the current prompt must mention
         self.down: dict[str, str] = {}  # role -> why it cannot work now (offline, link lost)
+        self._resuming_with_held = False
         self.machine = Machine(
             model=self, states=list(STATES), transitions=self._transitions(), initial="closed",
             queued=True, auto_transitions=False, send_event=True,
@@ -269,6 +271,8 @@ class RoundMachine:
         if onward is not None:
             self._fire(onward)  # queued: runs once this transition has finished
             return
+        if trigger == "resumed" and self._resuming_with_held:
+            return  # the held cards are dealt next, and each deal prompts for what follows
         self._publish_prompt()
 
     def _onward(self) -> str | None:
@@ -335,12 +339,29 @@ class RoundMachine:
             raise Refused(f"nothing to resume: the table is not in fault (state {self.state})")
         if self.fault.no_resume:
             raise Refused(f"round {self.round} cannot resume: {self.fault.no_resume}; void it")
+        if self.fault.unproven:
+            raise Refused(f"round {self.round} cannot resume yet: the {self.fault.unproven} has not shown that every "
+                          "card it read arrived; wait until it is back (or void the round)")
         why = self._resume_refusal()
         if why:
             raise Refused(why)
         burned = [c.code for c in self.fault.cards]
+        held = list(self.fault.held)
         self._emit("resume", {"round": self.round, "by": by, "burned": burned})
-        self._fire("resumed")  # clears ``self.fault`` (``_after_change``)
+        self._resuming_with_held = bool(held)   # no prompt for a card already on the layout
+        try:
+            self._fire("resumed")  # clears ``self.fault`` (``_after_change``)
+        finally:
+            self._resuming_with_held = False
+        for card in held:  # read while the line was down: dealt now, as the rules place them
+            if self.state == "dealing":
+                self._deal_card(card)
+            else:
+                expected = self._no_card_text()
+                message = f"{card.code} drawn, but {expected}"
+                self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected,
+                            action="void the round, or resume to burn the card")
+                self._enter_fault("unexpected_card", message, card)
 
     def _resume_refusal(self) -> str | None:
         return None
@@ -361,7 +382,7 @@ class RoundMachine:
             return
         handler(role, **data)
 
-    def _input_card_drawn(self, role: str, card: Card) -> None:
+    def _input_card_drawn(self, role: str, card: Card, read: int | None = None) -> None:
         self.card(card)
 
     def _input_deck_verified(self, role: str, cards: Sequence[Card], unreadable: int = 0) -> None:
@@ -384,10 +405,18 @@ class RoundMachine:
         if self.state in ("ready", "betting", "deck_check", "shuffle", "load_shoe", "result"):
             self._publish_prompt()  # the prompt now waits for the device
 
-    def _input_device_online(self, role: str, info: str = "") -> None:
+    def _input_device_online(self, role: str, info: str = "", reads: int | None = None) -> None:
         """A device is back: a prompt that waited for it is published again. A fault it caused
         stays until the pit resumes or voids."""
         if self.down.pop(role, None) is not None and self.state != "closed":
+            self._publish_prompt()
+
+    def _input_reads_accounted(self, role: str, count: int = 0) -> None:
+        """Every card the reader says it read has arrived: a round it faulted may resume."""
+        fault = self.fault
+        if self.state == "fault" and fault is not None and fault.unproven == role:
+            fault.unproven = None
+            fault.resume_note = f"the {role} is back and every card it read arrived: the pit may resume"
             self._publish_prompt()
 
     def _waiting_for(self) -> tuple[str, str] | None:
@@ -470,6 +499,13 @@ class RoundMachine:
                         card=card.code, expected=self._no_card_text(), action="remove the card from the shoe")
             return
         fault = self.ledger.take(card)
+        held = self.fault if self.state == "fault" else None
+        if fault is None and held is not None and held.unproven is not None and held.origin == "dealing":
+            # Read while the shoe's line was down (it keeps a read until acknowledged): the card is
+            # on the layout, so it is dealt when the round resumes, not burned.
+            held.held.append(card)
+            self._publish_prompt()
+            return
         if fault is not None:
             code = "foreign_card" if fault.kind == "foreign" else "card_too_many"
             self._alarm(code, "fault", fault.message, card=card.code, expected=self._expected_text(),
@@ -525,13 +561,14 @@ class RoundMachine:
             return
         if reads and while_dealing and code in LINK_FAULTS:
             down = "went offline" if code == "offline" else f"lost its link ({code})"
-            message = (f"the {device} {down} during round {self.round}: nothing it read was lost, "
-                       "but no card can be read until it is back")
+            message = (f"the {device} {down} during round {self.round}: no card can be read until it is back, "
+                       f"and the round resumes only once the {device} shows that every card it read arrived")
             self._alarm(alarm, "fault", message, expected=self._expected_text(),
                         action=f"stop drawing; check the {device}'s cable and power; when it is back the pit "
                                "resumes (pit cmd/resume: the same card is due) or voids the round")
-            self._enter_fault(alarm, message,
-                              resume_note=f"once the {device} is back the pit may resume: the same card is due")
+            self._enter_fault(alarm, message, unproven=device,
+                              resume_note=f"once the {device} is back and has shown that every card it read "
+                                          "arrived, the pit may resume: the same card is due")
             return
         if role is not None and role.prepares_deck and state in role.needed_in and state != "closed":
             step = "deck check" if state == "deck_check" else "shuffle"
@@ -670,7 +707,8 @@ class RoundMachine:
         self._fire("void_round")
 
     def _enter_fault(self, code: str, message: str, card: Card | None = None, *,
-                     no_resume: str | None = None, resume_note: str | None = None) -> None:
+                     no_resume: str | None = None, resume_note: str | None = None,
+                     unproven: str | None = None) -> None:
         """Go to ``fault`` (or, already there, add to the fault: a card to burn, a reason not to resume)."""
         if self.state == "fault" and self.fault is not None:
             if card is not None:
@@ -678,10 +716,12 @@ class RoundMachine:
             if no_resume is not None and self.fault.no_resume is None:
                 self.fault.no_resume = no_resume
                 self.fault.message = message
+            if unproven is not None and self.fault.unproven is None:
+                self.fault.unproven = unproven
             self._publish_prompt()
             return
         self.fault = Fault(self.state, code, message, [card] if card is not None else [],
-                           no_resume=no_resume, resume_note=resume_note)
+                           no_resume=no_resume, resume_note=resume_note, unproven=unproven)
         self._fire("fault_raised")
 
     def _alarm(self, code: str, severity: str, message: str, *, card: str | None = None,
@@ -766,6 +806,8 @@ class RoundMachine:
                 resume = " (it cannot be resumed)"  # the message says why
             else:
                 notes = [fault.resume_note] if fault is not None and fault.resume_note else []
+                if fault is not None and fault.held:
+                    notes.append(f"{len(fault.held)} card(s) read while the line was down are dealt on resume")
                 if burn and self._voidable():
                     notes.append(f"the pit may resume (burns {burn})")
                 resume = "".join(f"; {n}" for n in notes)
@@ -810,7 +852,7 @@ class RoundMachine:
                      "last_round": self.last_round},
             "fault": None if fault is None else {"code": fault.code, "message": fault.message,
                                                  "cards": [c.code for c in fault.cards],
-                                                 "resumable": fault.no_resume is None},
+                                                 "resumable": fault.no_resume is None and fault.unproven is None},
         }
         data.update(self._snapshot_parts())
         data.update(self._snapshot_game())

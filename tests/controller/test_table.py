@@ -26,6 +26,7 @@ from gpiozero.pins.mock import MockFactory
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
 from controller.config import Config, ConfigError, parse_config
+from controller.inbox import Command
 from controller.journal import Journal
 from controller.publisher import Publisher
 from controller.schemas import validate, validate_event
@@ -672,3 +673,34 @@ def test_a_second_controller_on_the_same_journal_stops_before_touching_it(tmp_pa
         first.lock.release()
     again = build_controller(config)   # released: a restarted controller takes it
     again.lock.release()
+
+
+def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order(make_table, broker,
+                                                                                  monkeypatch) -> None:
+    """paho numbers publishes with 16-bit ids: a broker that stalls long enough would exhaust them
+    and publishes would be lost track of. Past LIVE_WINDOW unacknowledged, new events wait in the
+    journal and drain in seq order when PUBACKs return; only the newest state is held."""
+    from controller import table as table_module
+
+    monkeypatch.setattr(table_module, "LIVE_WINDOW", 5)
+    monkeypatch.setattr(table_module, "DRAIN_WINDOW", 5)
+    h = make_table()
+    broker.pause()
+    try:
+        h.put(Command("open", b'{"id": "o"}', f"{TOPIC}/cmd/open/reply"))
+        h.put(DeckVerified("shuffler", tuple(standard(8).all_cards()), 0), ShuffleComplete("shuffler", 416),
+              ButtonPressed("buttons", "shuffle_ack"), ButtonPressed("buttons", "deal"))
+        deadline = time.monotonic() + WAIT
+        while h.journaled() < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        held = len(h.table.publisher.in_flight())
+        assert held <= 5 + 5, f"{held} events in paho's hands: at most the window (and one flush over it)"
+    finally:
+        broker.resume()
+    last = h.journaled()
+    h.event("prompt", lambda d: d["expect"] == "card")
+    seqs = sorted({m.json()["seq"] for m in h.pit.seen + h.pit.drain() if "/event/" in m.topic})
+    deadline = time.monotonic() + WAIT
+    while seqs[-1] < last and time.monotonic() < deadline:
+        seqs = sorted({*seqs, *(m.json()["seq"] for m in h.pit.drain() if "/event/" in m.topic)})
+    assert seqs == list(range(1, last + 1)), "every event, none lost"

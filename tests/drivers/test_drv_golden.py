@@ -41,10 +41,10 @@ GOLDEN = golden_rows()
 # name -> (message built by the codec's builders, parser, event the controller gets)
 SHOE, SHUF = messages.parse_shoe, messages.parse_shuffler
 EXPECTED = {
-    "hello": (messages.hello("SIMSHOE", "1.0"), SHOE, DeviceOnline("shoe", "SIMSHOE 1.0")),
+    "hello": (messages.hello("SIMSHOE", "1.0", reads=0), SHOE, DeviceOnline("shoe", "SIMSHOE 1.0", 0)),
     "cut_card": (messages.cut_card(), SHOE, CutCard("shoe")),
-    "card": (messages.card_drawn(card("10H")), SHOE, CardDrawn("shoe", card("10H"))),
-    "card_joker": (messages.card_drawn(card("JK")), SHOE, CardDrawn("shoe", card("JK"))),
+    "card": (messages.card_drawn(card("10H"), read=1), SHOE, CardDrawn("shoe", card("10H"), 1)),
+    "card_joker": (messages.card_drawn(card("JK"), read=2), SHOE, CardDrawn("shoe", card("JK"), 2)),
     "fault_misread": (messages.fault("misread"), SHOE, DeviceFault("shoe", "misread", "shoe could not read the card it dealt")),
     "fault_double": (messages.fault("DOUBLE"), SHOE, DeviceFault("shoe", "double_card", "shoe dealt two cards at once")),
     "shoe_empty": (messages.shoe_empty(), SHOE, ShoeEmpty("shoe")),

@@ -154,6 +154,9 @@ def test_unplugged_shoe_reconnects_and_the_pit_resumes_the_round(make, tmp_path)
     on = table.wait_event("device", lambda d: d["status"] == "online" and d["device"] == "shoe",
                           after=off["seq"])
     assert on["data"]["detail"] == "SIMSHOE 1.0"
+    # back, and its hello's count matched what arrived (docs/protocols.md, "Reliability"): now resumable
+    table.wait_event("prompt", lambda d: "every card it read arrived: the pit may resume" in d["text"],
+                     after=on["seq"])
     reply = command(table, "resume", {"id": "r1"})
     assert reply["ok"] is True and reply["data"] == {"state": "dealing", "round": alarm["round"]}
     table.dealer.misbehave.skip_void = False

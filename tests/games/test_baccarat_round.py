@@ -649,19 +649,24 @@ def test_shoe_card_fault_while_dealing_can_only_be_voided(code, what):
 
 @pytest.mark.parametrize("code", ["offline", "heartbeat_lost", "link_lost"])
 def test_shoe_link_fault_while_dealing_resumes_with_the_same_card_due(code):
-    """P 2H 3C = 5 (draws, 13b), B KD and 4S face down; the shoe's link drops: fault, but the
-    link retransmits, so nothing read was lost: the pit resumes and the same card is due (P3)."""
+    """P 2H 3C = 5 (draws, 13b), B KD and 4S face down; the shoe's link drops: fault. The round
+    resumes only once the shoe is back and its count shows every card it read arrived
+    (docs/protocols.md, "Reliability"); then the same card is due (P3)."""
     t = open_table()
     no_more_bets(t)
     t.deal("2H KD 3C 4S")
     due = t.last("prompt")
-    mark = t.mark()
     t.m.device_fault("shoe", code, "no heartbeat for 3.0 s")
     alarm = t.last("alarm")
     assert alarm["code"] == f"shoe_{code}" and alarm["severity"] == "fault" and alarm["card"] is None
-    assert "nothing it read was lost" in alarm["message"] and "resumes" in alarm["action"]
-    assert t.m.state == "fault" and t.m.snapshot()["fault"]["resumable"] is True
-    assert "the pit may resume: the same card is due" in t.last("prompt")["text"]
+    assert "every card it read arrived" in alarm["message"] and "resumes" in alarm["action"]
+    assert t.m.state == "fault" and t.m.snapshot()["fault"]["resumable"] is False
+    with pytest.raises(Refused, match="cannot resume yet: the shoe has not shown that every card it read arrived"):
+        t.m.resume("pit")
+    t.m.device_input("shoe", "reads_accounted", {"count": 4})
+    assert t.m.snapshot()["fault"]["resumable"] is True
+    assert "every card it read arrived: the pit may resume" in t.last("prompt")["text"]
+    mark = t.mark()
     t.m.resume("pit")
     assert t.since(mark)[-3:] == [
         ("resume", {"round": 1, "by": "pit", "burned": []}),

@@ -65,21 +65,46 @@ def test_a_shuffler_offline_holds_the_deck_check():
     assert r.last("prompt")["expect"] == "deck_check"
 
 
-def test_resumed_while_the_shoe_is_still_down_the_prompt_waits_for_it():
-    """A shoe lost while dealing faults the round (resumable: the link loses nothing); resumed
-    before the shoe is back, the round waits for it instead of asking for the card."""
+def test_a_round_faulted_by_a_lost_shoe_resumes_only_on_proof():
+    """A shoe lost while dealing faults the round. Resume is refused until the shoe is back and
+    its count shows every card it read arrived (a dropout used to lose a card and settle the
+    round on the wrong cards, with no alarm); then the same card is due."""
     r = Run()
     r.to_betting()
     r.m.press("deal")
     for c in cards("2H 3D"):
         r.m.card(c)
     r.m.device_input("shoe", "device_offline", {"reason": "port closed"})
-    assert r.m.state == "fault" and r.m.snapshot()["fault"]["resumable"]
+    assert r.m.state == "fault" and not r.m.snapshot()["fault"]["resumable"]
+    r.m.device_input("shoe", "device_online", {"info": "SIMSHOE 1.0", "reads": 2})
+    assert not r.m.snapshot()["fault"]["resumable"], "back, but the count has not been matched yet"
+    r.m.device_input("shoe", "reads_accounted", {"count": 2})
     r.m.resume("pit")
-    assert r.m.state == "dealing" and r.last("prompt")["expect"] == "device"
-    r.m.device_input("shoe", "device_online", {"info": "SIMSHOE 1.0"})
     prompt = r.last("prompt")
     assert (prompt["expect"], prompt["hand"], prompt["position"]) == ("card", "player", 2)
+
+
+def test_a_card_the_shoe_read_that_never_arrived_makes_the_round_void_only():
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    r.m.card(cards("2H")[0])
+    r.m.device_input("shoe", "device_fault", {"code": "cards_lost", "detail": "1 card(s) the shoe read never arrived"})
+    alarm = r.last("alarm")
+    assert alarm["code"] == "shoe_cards_lost" and "a card the shoe read never arrived" in alarm["message"]
+    assert r.m.state == "fault" and not r.m.snapshot()["fault"]["resumable"]
+
+
+def test_a_shoe_down_again_after_the_resume_holds_the_prompt():
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    r.m.device_input("shoe", "device_offline", {"reason": "port closed"})
+    r.m.device_input("shoe", "reads_accounted", {"count": 0})
+    r.m.resume("pit")                     # proved, though the port is still reported down
+    assert r.m.state == "dealing" and r.last("prompt")["expect"] == "device"
+    r.m.device_input("shoe", "device_online", {"info": "SIMSHOE 1.0", "reads": 0})
+    assert r.last("prompt")["expect"] == "card"
 
 
 def test_a_device_the_round_does_not_need_now_changes_no_prompt():
@@ -89,3 +114,24 @@ def test_a_device_the_round_does_not_need_now_changes_no_prompt():
     r.m.device_input("shuffler", "device_offline", {"reason": "port closed"})
     assert r.last("alarm")["severity"] == "warning"
     assert r.last("prompt")["expect"] == "bets" and r.m.press("deal").accepted
+
+
+def test_a_card_read_during_the_outage_is_dealt_on_resume_not_burned():
+    """The shoe read the player's second card as its line dropped; the frame arrives after the link
+    is back, while the round is still in fault: the card is on the layout, so the resumed round
+    deals it where the rules put it (docs/protocols.md, "Reliability")."""
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    r.m.card(cards("2H")[0])
+    r.m.device_input("shoe", "device_offline", {"reason": "heartbeat_lost"})
+    r.m.device_input("shoe", "device_online", {"info": "SIMSHOE 1.0", "reads": 2})
+    r.m.device_input("shoe", "card_drawn", {"card": cards("KD")[0], "read": 2})
+    assert r.m.state == "fault" and "1 card(s) read while the line was down are dealt on resume" in \
+        r.last("prompt")["text"]
+    r.m.device_input("shoe", "reads_accounted", {"count": 2})
+    r.m.resume("pit")
+    assert r.last("resume")["burned"] == []
+    card = r.last("card")
+    assert (card["hand"], card["position"], card["card"]) == ("banker", 1, "KD")
+    assert r.m.state == "dealing" and r.last("prompt")["hand"] == "player"
