@@ -774,7 +774,8 @@ def run_sim_worker(args: argparse.Namespace) -> int:
         now = time.monotonic_ns()
         if len(data) > HEADER and data[4] == card_type and data != last[0]:
             last[0] = bytes(data)
-            sent.append((now, bytes(data[HEADER:-TRAILER]).decode("ascii", "replace")))
+            # the payload is "<code> <read count>" (docs/protocols.md): the card is the first field
+            sent.append((now, bytes(data[HEADER:-TRAILER]).decode("ascii", "replace").split(" ")[0]))
             if args.cards and len(sent) >= args.cards:
                 pause.set()
         return n
