@@ -130,13 +130,25 @@ class Subscriber:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=self.protocol)
         if self.username is not None:
             self.client.username_pw_set(self.username, self.password)
-        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
+        history: list[str] = []   # what the broker said, for the failure message
+
+        def on_connect(c: mqtt.Client, u: object, f: object, rc: object, p: object) -> None:
+            history.append(f"CONNACK {rc}")
+            c.subscribe(self.topic, qos=1)
+
+        self.client.on_connect = on_connect
+        self.client.on_disconnect = lambda c, u, f, rc, p: history.append(f"disconnected: {rc}")
         self.client.on_subscribe = lambda *a: subscribed.put(True)
         self.client.on_message = lambda c, u, m: self.messages.put(
             Message(m.topic, m.payload, m.qos, bool(m.retain), m.properties))
         self.client.connect(self.host, self.port, keepalive=30)
         self.client.loop_start()
-        subscribed.get(timeout=WAIT)
+        try:
+            subscribed.get(timeout=WAIT)
+        except queue.Empty:
+            self.client.loop_stop()
+            raise AssertionError(f"no SUBACK from {self.host}:{self.port} within {WAIT} s for {self.topic!r}; "
+                                 f"the broker said: {history or 'nothing'}") from None
 
     def get(self, timeout: float = WAIT) -> Message:
         message = self.messages.get(timeout=timeout)

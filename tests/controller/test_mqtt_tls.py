@@ -27,7 +27,7 @@ import pytest
 from mqtt_support import WAIT, RunningBroker, running_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.broker import free_port
+from controller.broker import free_port, wait_for_port
 from controller.config import ConfigError, MqttSection, parse_config
 from controller.inbox import Connected
 from controller.mqtt_tls import tls_context
@@ -79,6 +79,9 @@ def tls_broker(pki: Pki) -> Iterator[TlsBroker]:
     with running_broker("tablectl-tls-broker-", lambda port, _tmp: (
             f"allow_anonymous true\npersistence false\nlog_dest none\nlistener {port} 127.0.0.1\n{tls}"
             f"listener {strict} 127.0.0.1\n{tls}require_certificate true\n")) as broker:
+        # running_broker waits for the first listener only; Mosquitto opens the second just after,
+        # and a client that tried it first got "connection refused" once (the flaky case).
+        wait_for_port("127.0.0.1", strict)
         yield TlsBroker(broker, broker.port, strict)
 
 
