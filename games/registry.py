@@ -26,7 +26,7 @@ from games.odds import GameOdds
 from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
-PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker")
+PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 
