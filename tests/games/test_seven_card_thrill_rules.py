@@ -8,7 +8,6 @@ from games.cards import cards
 from games.seven_card_thrill.rules import ThrillHandError, settle, settle_seat
 
 
-
 def outcomes(player: str, dealer: str) -> dict[str, tuple[str, str | None]]:
     return {w.wager: (w.outcome, None if w.pays is None else str(w.pays))
             for w in settle_seat(cards(player), cards(dealer))}
