@@ -1,7 +1,7 @@
 """Commission-Free Baccarat: the round machine (california-card-room-games.txt).
 
 The rules themselves (card points, naturals, the rule-16 chart, payouts,
-the action button) are in :mod:`games.baccarat_rules`; this module only
+the action button) are in :mod:`games.baccarat.rules`; this module only
 sequences a round on the common :class:`~games.round.RoundMachine` and adds
 the ``dealing`` phase and its guards.
 
@@ -35,7 +35,7 @@ The round, as the controller sequences it (GAMES.md):
    shuffle when the cut card came out.
 
 Guards: every card arriving in ``dealing`` goes to the hand the rules
-expect next (:func:`games.baccarat_rules.next_card`): the shoe's cards are
+expect next (:func:`games.baccarat.rules.next_card`): the shoe's cards are
 dealt in order, so "a card for the wrong hand" cannot happen; what can
 happen is a card when none is due. Once both hands are complete the
 machine is in ``result``, and a card there is an ``unexpected_card`` alarm

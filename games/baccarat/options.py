@@ -34,7 +34,7 @@ class BaccaratOptions:
       "up to eight seated positions"; a player-dealer game needs a player-dealer
       and at least one player).
     - ``action_wrap``: how an action count past the last seat wraps (rule 21 is
-      silent); see :func:`games.baccarat_rules.action_position`.
+      silent); see :func:`games.baccarat.rules.action_position`.
     - ``first_player_dealer_seat``: who holds the deal when the table first opens (1..seats).
     - ``spec``: the shoe (rule 2: eight 52-card decks, no jokers).
 

@@ -1,4 +1,4 @@
-"""The common round machine (games/round.py): machine setup and the player-dealer rotation.
+"""The common round machine (games/round/): machine setup and the player-dealer rotation.
 
 The rotation follows the California sheet's "Player-dealer and Deal": nobody
 banks more than two consecutive rounds, the deal is then offered clockwise,
