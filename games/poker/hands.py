@@ -78,8 +78,12 @@ def best(cards: Sequence[Card], rules: HighRules = STANDARD) -> Hand:
     for suit in SUITS:  # the joker as an ace: any hand it makes counts
         options.append(_key([*plain, (14, suit)], rules))
     held = set(plain)
+    suited = Counter(s for _, s in plain)
+    # A suit matters only where the joker can complete a flush (four of it held); elsewhere one
+    # suit stands for all (a straight is the same in any suit).
+    suits = [s for s in SUITS if suited[s] >= 4] + [next(s for s in SUITS if suited[s] < 4)]
     for value in range(2, 14):  # the joker as another card: only when it completes a straight or flush
-        for suit in SUITS:
+        for suit in suits:
             if (value, suit) in held:
                 continue
             k = _key([*plain, (value, suit)], rules)

@@ -1,20 +1,55 @@
-"""7 Card Thrill's odds: the best-five class of a seven-card hand from 53 cards, the side bets
-that pay on it alone, and the poker bet against the dealer -- by seeded simulation, labelled so,
-each with its 95 % interval. (Counting the classes exactly, with a joker that may be an ace or
-complete a straight or flush, is not done yet: see the issue note.)"""
+"""7 Card Thrill's odds. The best-five class of a seven-card hand from 53 cards is counted
+exactly (games.seven_card_thrill.classes), and so are the wagers that pay on a hand alone: pair
+of kings or better, 3 of a kind or better, full house or better and the special bet. The poker
+bet against the dealer's hand is a seeded simulation, labelled so, with its 95 % interval."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections import Counter
+from fractions import Fraction
+from math import comb
 
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.seven_card_thrill.classes import COUNTS
 from games.seven_card_thrill.rules import Paytable, settle_seat
 
 ROUNDS = 20_000
 WAGERS = ("poker", "kings_or_better", "trips_or_better", "full_house_or_better", "special")
+HANDS = comb(53, 7)
+ORDER = ("high card", *(f"pair of {r}" for r in STANDARD_RANKS), "two pair", "three of a kind", "straight",
+         "flush", "full house", "four of a kind", "straight flush", "royal flush", "five aces")
+TRIPS_UP = ORDER[ORDER.index("three of a kind"):]
+BOAT_UP = ORDER[ORDER.index("full house"):]
+
+
+def classes() -> WagerOdds:
+    """Each class's exact probability (not a wager: what the side bets stand on)."""
+    return WagerOdds("best five of seven (the hand's class)",
+                     tuple(OutcomeOdds(name, Fraction(COUNTS.get(name, 0), HANDS), Fraction(0)) for name in ORDER),
+                     note="exact: every hand of 7 from 53 counted by pattern")
+
+
+def _on_the_hand(table: Paytable) -> list[WagerOdds]:
+    p = {name: Fraction(COUNTS.get(name, 0), HANDS) for name in ORDER}
+    kings, better = p["pair of K"], sum((p[n] for n in ("pair of A", *ORDER[ORDER.index("two pair"):])), Fraction(0))
+    special = [(n, table.special[n]) for n in ("five aces", "royal flush", "straight flush")]
+    return [
+        WagerOdds("kings_or_better", (OutcomeOdds(f"win {table.kings_or_better}", better, table.kings_or_better.ratio),
+                                      OutcomeOdds(f"win {table.kings_half} (a pair of kings)", kings,
+                                                  table.kings_half.ratio),
+                                      OutcomeOdds("lose", 1 - better - kings, Fraction(-1)))),
+        _at_least("trips_or_better", sum((p[n] for n in TRIPS_UP), Fraction(0)), table.trips_or_better),
+        _at_least("full_house_or_better", sum((p[n] for n in BOAT_UP), Fraction(0)), table.full_house_or_better),
+        WagerOdds("special", (*(OutcomeOdds(f"{n} {pays}", p[n], pays.ratio) for n, pays in special),
+                              OutcomeOdds("lose", 1 - sum((p[n] for n, _ in special), Fraction(0)), Fraction(-1)))),
+    ]
+
+
+def _at_least(name: str, win: Fraction, pays) -> WagerOdds:
+    return WagerOdds(name, (OutcomeOdds(f"win {pays}", win, pays.ratio), OutcomeOdds("lose", 1 - win, Fraction(-1))))
 
 
 def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1) -> GameOdds:
@@ -22,24 +57,25 @@ def odds(paytable: str | None = None, decks: int | None = None, rounds: int = RO
         raise ValueError("--paytable: 7 Card Thrill has the sheet's pays; name 'sheet' or leave it out")
     if decks not in (None, 1):
         raise ValueError("--decks: 7 Card Thrill is one deck of 52 and a joker")
+    table = Paytable()
+    shares = ", ".join(f"{o.name} {float(o.probability):.6f}" for o in classes().outcomes)
+    return GameOdds("seven_card_thrill", "sheet", 1, (_poker(rounds, seed, table), *_on_the_hand(table)),
+                    notes=("exact: the hand's class and the wagers on it alone; simulated: the poker bet "
+                           "against the dealer", f"best five of seven, exactly: {shares}"))
+
+
+def _poker(rounds: int, seed: int, table: Paytable) -> WagerOdds:
     deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER]
     rng = random.Random(seed)
-    table = Paytable()
-    tally: dict[str, Counter] = {w: Counter() for w in WAGERS}
+    tally: Counter = Counter()
     for _ in range(rounds):
         fourteen = rng.sample(deck, 14)
-        for result in settle_seat(fourteen[:7], fourteen[7:], table):
-            net = result.net
-            tally[result.wager][(result.outcome, str(result.pays), net)] += 1
-    wagers = []
-    for name in WAGERS:
-        outcomes = tuple(OutcomeOdds(f"{o} {p}" if o == "win" else o, n / rounds, net)
-                         for (o, p, net), n in sorted(tally[name].items(), key=lambda kv: -kv[0][2]))
-        mean = sum(o.probability * o.net for o in outcomes)
-        var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
-        half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
-        wagers.append(WagerOdds(name, outcomes, method="simulation", interval=(mean - half, mean + half),
-                                note=f"{rounds:,} seeded hands against a dealer's hand"))
-    return GameOdds("seven_card_thrill", "sheet", 1, tuple(wagers),
-                    notes=("simulated: best five of seven from 52 and a joker (an ace, or completing a "
-                           "straight or flush); the special bet's rare hands need far more hands than this",))
+        poker = settle_seat(fourteen[:7], fourteen[7:], table)[0]
+        tally[(poker.outcome, str(poker.pays), poker.net)] += 1
+    outcomes = tuple(OutcomeOdds(f"{o} {p}" if o == "win" else o, n / rounds, float(net))
+                     for (o, p, net), n in sorted(tally.items(), key=lambda kv: -kv[0][2]))
+    mean = sum(o.probability * o.net for o in outcomes)
+    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
+    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
+    return WagerOdds("poker", outcomes, method="simulation", interval=(mean - half, mean + half),
+                     note=f"{rounds:,} seeded hands against a dealer's hand")
