@@ -10,8 +10,11 @@ even a refusal reaches the sender's reply handler.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from controller.inbox import Command
 from controller.schemas import problems, show, validator
@@ -36,8 +39,9 @@ class Request:
     args: dict[str, Any] = field(default_factory=dict)
 
 
-def parse(command: Command, *, remote_buttons: bool) -> Request:
-    """Check a command; raise :class:`CommandError` naming the problem."""
+def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[str, Any]] | None = None) -> Request:
+    """Check a command; raise :class:`CommandError` naming the problem. ``game``: the commands the
+    table's game adds (games.registry ``commands``), each name with the JSON Schema of its payload."""
     if command.retained:
         raise CommandError("retained commands are refused: a retained command would run again on every "
                            "reconnect; publish it without the retain flag")
@@ -58,8 +62,15 @@ def parse(command: Command, *, remote_buttons: bool) -> Request:
     rid = payload.get("id")
     if not (isinstance(rid, str) and len(rid) <= 128) and not (isinstance(rid, int) and not isinstance(rid, bool)):
         rid = None
+    extra = dict(game or {})
+    if command.name in extra:
+        found = problems(Draft202012Validator(extra[command.name]), payload)
+        if found:
+            raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
+        return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})
     if command.name not in COMMANDS:
-        raise CommandError(f"unknown command {command.name[:64]!r}: the commands are {', '.join(COMMANDS)}", rid)
+        known = ", ".join((*COMMANDS, *extra))
+        raise CommandError(f"unknown command {command.name[:64]!r}: the commands are {known}", rid)
     if command.name == "button" and not remote_buttons:
         raise CommandError("remote buttons are off on this table ([dealer] remote_buttons = false)", rid)
     found = problems(validator(f"command#/$defs/{command.name}"), payload)

@@ -96,6 +96,7 @@ class Machine(Protocol):
     def snapshot(self) -> dict: ...
     def save(self) -> dict: ...
     def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None: ...
+    def command(self, name: str, args: Mapping[str, Any]) -> dict: ...
 
     @property
     def round_open(self) -> bool: ...
@@ -227,6 +228,10 @@ class Table:
         self.error: BaseException | None = None
         self.devices: dict[str, str] = {name: "unknown" for name in {*config.devices, *self.drivers}}
         self.machine: Machine | None = None
+        try:
+            self._game_commands = dict(registry.get(config.table.game).commands)
+        except KeyError:  # a game the registry does not know fails at build_machine, with its reason
+            self._game_commands = {}
         self._pending: list[Pending] = []
         self._replies: list[tuple[Command, dict[str, Any]]] = []
         self._lights: dict[str, Any] | None = None
@@ -478,7 +483,7 @@ class Table:
 
     def _command(self, command: Command) -> None:
         try:
-            request = parse(command, remote_buttons=self.config.dealer.remote_buttons)
+            request = parse(command, remote_buttons=self.config.dealer.remote_buttons, game=self._game_commands)
         except CommandError as exc:
             self._answer(command, exc.request_id, error=str(exc))
             return
@@ -535,6 +540,8 @@ class Table:
         elif name == "button":
             verdict = self._press(args["button"], args.get("seat"))
             extra = {"accepted": verdict.accepted, "reason": verdict.reason}
+        elif name in self._game_commands:
+            extra = machine.command(name, args)   # the game's own (Refused when out of place)
         return {"state": machine.state, "round": machine.round, **extra}
 
     def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,

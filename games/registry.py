@@ -63,7 +63,9 @@ class GameEntry:
     schemas: Path | None = None
     option_keys: Mapping[str, str] = field(default_factory=dict)
     demo: Mapping[str, Any] = field(default_factory=dict)
-    commands: tuple[str, ...] = ()
+    commands: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Pit commands the game adds (``cmd/<name>``), each with the JSON Schema of its payload; the
+    machine answers ``command(name, args)``."""
     summary: Callable[[Mapping[str, Any]], str] | None = None
     """One line for a ``result`` event's data, as the pit reads it (`tablectl watch`, the demo)."""
     roles_for: Callable[[Any], Mapping[str, DeviceRole]] | None = None

@@ -27,6 +27,9 @@ GAME = GameEntry(
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
     demo={"seats": 6, "game": {"paytable": "generic"}},
+    commands={"change_deck": {"type": "object", "properties": {
+        "id": {"type": ["string", "integer"]},
+        "reason": {"type": "string", "maxLength": 200}}, "additionalProperties": False}},
     summary=lambda data: _summary(data),
     odds=_odds.odds,
 )

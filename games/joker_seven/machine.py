@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from games.cards import Card
 from games.ledger import check_deck
-from games.round import DeviceRole, Emit, RoundMachine
+from games.round import DeviceRole, Emit, Refused, RoundMachine
 from games.round.steps import CardDue, Step, Steps
 from games.wagers import WagerResult
 
@@ -149,6 +149,14 @@ class JokerSevenRound(Steps, RoundMachine):
             self._clear_layout()
         self.deck_change = "old"
         self._fire("change_deck")
+
+    def _command_change_deck(self, args: Any) -> dict:
+        """The pit asks for a new deck (rule 9: the players' majority, or a mutilated card): as
+        the dealer's button, between rounds only."""
+        if self.state not in ("ready", "betting"):
+            raise Refused(f"a deck change waits for the round to end (state {self.state}): rules 9-11")
+        self._button_change_deck()
+        return {"deck_change": self.deck_change, "reason": args.get("reason")}
 
     def deck_checked(self, cards: Any, unreadable: int) -> None:
         if self.state == "deck_check" and self.deck_change == "old":

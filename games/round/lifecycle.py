@@ -366,6 +366,14 @@ class RoundMachine:
     def _resume_refusal(self) -> str | None:
         return None
 
+    def command(self, name: str, args: Mapping[str, Any]) -> dict:
+        """A pit command the game adds (its registry entry's ``commands``): ``_command_<name>(args)``
+        returns the reply's data or raises :class:`Refused`."""
+        handler = getattr(self, f"_command_{name}", None)
+        if handler is None:
+            raise Refused(f"{self.game} has no command {name!r}")
+        return handler(args) or {}
+
     # --- device input (never raises) -----------------------------------------------------
 
     def device_input(self, role: str, kind: str, data: Mapping[str, Any]) -> None:

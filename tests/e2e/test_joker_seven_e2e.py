@@ -16,8 +16,12 @@ def test_seeded_rounds_recomputed_from_the_published_cards_and_a_deck_change(tab
     # would): the dealer is held at the next bets prompt, when change_deck is lit.
     reached = table.dealer.hold_at("bets")
     assert reached.wait(30)
-    table.pit.publish(f"{table.base}/cmd/button", {"id": "dc", "button": "change_deck"})
-    table.wait_event("button", lambda d: d["button"] == "change_deck" and d["accepted"])
+    # the game's own pit command (its registry entry's commands), checked against its schema
+    table.pit.publish(f"{table.base}/cmd/change_deck", {"id": "bad", "colour": "blue"})
+    bad = table.wait_message("/cmd/change_deck/reply")
+    assert bad["ok"] is False and bad["error"].startswith("bad change_deck command: colour: unknown key")
+    table.pit.publish(f"{table.base}/cmd/change_deck", {"id": "dc", "reason": "a majority of players asked (rule 9a)"})
+    table.wait_event("command", lambda d: d["name"] == "change_deck" and d["ok"])
     table.dealer.release()   # the dealer proves the old deck, then opens the new one
     table.wait_event("prompt", lambda d: d["expect"] == "new_deck")
     table.wait_for(lambda events: len(stands(events)) >= 8, what="8 results that stand")

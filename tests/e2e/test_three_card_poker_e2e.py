@@ -5,6 +5,7 @@ folded hand or face-down card ever reaches it."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -14,7 +15,8 @@ from games.three_card_poker.rules import settle_seat
 
 
 @pytest.mark.parametrize("deal_from", ["hand_shuffler", "shoe"])
-def test_seeded_rounds_recomputed_and_nothing_secret_published(deal_from, table_factory) -> None:
+def test_seeded_rounds_recomputed_and_nothing_secret_published(deal_from, table_factory, caplog) -> None:
+    caplog.set_level("DEBUG")   # every log line of the controller, drivers and simulator in this process
     table = table_factory(game="three_card_poker", seed=11, game_options={"deal_from": deal_from}).start()
     table.wait_for(lambda events: len([e for e in events if e["kind"] == "result"]) >= 6, what="6 results")
     table.dealer.paused.set()
@@ -44,7 +46,9 @@ def test_seeded_rounds_recomputed_and_nothing_secret_published(deal_from, table_
     shown = {c for e in events if e["kind"] in ("card", "reveal") for c in
              ([e["data"]["card"]] if "card" in e["data"] else e["data"].get("cards", []))}
     published = json.dumps([m for _t, m in messages])
+    logged = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith("hw_sim"))
     for code in [c.code for c in table.rig.table.spec.all_cards()]:
         if code not in shown:
             assert f'"{code}"' not in published, f"{code} was never revealed but reached the pit"
+            assert not re.search(rf"(?<![0-9A-Z]){code}(?![0-9A-Z])", logged), f"{code} was never revealed but logged"
 

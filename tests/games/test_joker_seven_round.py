@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from controller.schemas import validate, validate_event
 from games.cards import cards
 from games.joker_seven import JokerSevenOptions, JokerSevenRound
@@ -133,3 +135,16 @@ def test_the_nj_paytable_prices_the_same_hand_its_own_way():
     r.m.shuffled(54)
     wagers = {w["wager"]: w for w in r.last("result")["wagers"]}
     assert wagers["black_6"] == {"wager": "black_6", "outcome": "win", "pays": "15 to 1", "why": "6 black cards (exactly 6 wins)"}
+
+
+def test_the_pit_command_change_deck_waits_for_the_round_to_end():
+    """The game's own pit command (GameEntry.commands): refused while cards are out, as the button."""
+    from games.round import Refused
+
+    r = Run()
+    r.to_betting()
+    r.deal("AS AC 3S")
+    with pytest.raises(Refused, match="a deck change waits for the round to end"):
+        r.m.command("change_deck", {})
+    with pytest.raises(Refused, match="joker_seven has no command 'shuffle'"):
+        r.m.command("shuffle", {})
