@@ -560,6 +560,7 @@ class Table:
         if self._online:
             self.publisher.publish_birth(self.journal.next_seq, self.devices)
             if self.machine is not None:
+                self._state_owed = None  # the state now is newer than any that waited for room
                 self.publisher.publish_state(self._state(self.machine.snapshot()))
             self._draining, self._cursor = True, 0
             self._drain_started, self._drained = time.monotonic(), 0
