@@ -82,9 +82,11 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
               "the device falls silent, heartbeats included, and recovers after the duration", 5.0),
     FaultKind("unplug", ("shoe", "shuffler"), "the device's cable comes out and goes back in after the duration",
               1.0),
+    FaultKind("dropout", ("shoe", "shuffler"),
+              "the line drops every byte both ways for the duration, the ports left open (a flaky cable)", 2.2),
 )}
 
-EXAMPLES = "e.g. jam@shuffle, misread@card:12, unplug@round:3, heartbeat@round:2+5s, garbage@5s"
+EXAMPLES = "e.g. jam@shuffle, misread@card:12, unplug@round:3, heartbeat@round:2+5s, dropout@card:3+2.2s, garbage@5s"
 
 
 class FaultSpecError(ValueError):
@@ -266,6 +268,8 @@ class FaultScheduler:
             elif name == "unplug":
                 device.inject("unplug")
                 self._later(spec.duration or 0.0, device.inject, "replug")
+            elif name == "dropout":
+                device.inject("dropout", seconds=spec.duration or 0.0)
             else:
                 device.inject(name)
         except Exception:  # a fault that cannot be injected must not kill the dealer

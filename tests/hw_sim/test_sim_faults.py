@@ -50,7 +50,7 @@ def test_good_specs(text, spec):
     ("garbage@-5s", "a time must be 0 s or more, not '-5s'"),
     ("garbage@5xs", "a time is a number of seconds such as 5s or 0.5s, not '5xs'"),
     ("garbage@1e999s", "a time must be 0 s or more, not '1e999s'"),
-    ("jam@shuffle+2s", "jam takes no duration (only heartbeat, unplug do)"),
+    ("jam@shuffle+2s", "jam takes no duration (only dropout, heartbeat, unplug do)"),
     ("unplug@round:3+2", "a duration needs its unit, seconds: 2s, not '2'"),
     ("unplug@round:3+", "a duration needs its unit, seconds: 5s, not ''"),
     ("unplug@round:3+0s", "the duration must be more than 0 s, not '0s'"),
