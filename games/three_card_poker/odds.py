@@ -1,32 +1,40 @@
-"""Three Card Poker's odds: the bonus exact for any number of decks; ante and play exact for one
-deck, with the player playing Q-6-4 or better (the well-known strategy; the sheet leaves the
-choice to the player), and for more decks a seeded simulation, labelled so, with its 95 % interval.
+"""Three Card Poker's odds, exact for one to eight decks: the bonus by class counts, ante and play
+with the player playing Q-6-4 or better (the well-known strategy; the sheet leaves the choice to
+the player).
 
-One deck, exactly: for each of the 22,100 player hands, the player-dealer's 18,424 possible hands
-are counted by strength without enumerating them: the counts among all 22,100 hands, less those
-holding one of the player's cards, plus those holding two (inclusion-exclusion), each a binary
-search in a sorted list.
+Ante and play count every ordered pair (player hand, player-dealer hand) of physical cards drawn
+from the shoe without replacement -- C(52N,3) x C(52N-3,3) of them -- by pattern, not card by card:
+
+- the player's hand up to suit relabelling (its cards as (rank, suit) with the suits renamed in
+  every order and the least form kept; about 2,100 classes), weighted by the physical hands it
+  stands for: for each distinct (rank, suit) held k times, C(N, k) choices of copies;
+- for each class, the player-dealer's hands from what is left, by rank pattern (455 multisets of
+  three ranks): three of rank a, C(n_a,3); a pair of a with b, C(n_a,2) n_b; three ranks a, b, c,
+  n_a n_b n_c, of which Σ_suits n_as n_bs n_cs are flushes (n_a the copies of rank a left, n_as
+  those of suit s); each pattern's strength from games.three_card_poker.hands.
+
+That is about a million small integer steps, half a second in pure Python for any deck count.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import math
-import random
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from math import comb
 
 from games.cards import STANDARD_RANKS, SUITS, Card
 from games.odds import GameOdds, OutcomeOdds, WagerOdds
-from games.three_card_poker.hands import QUEEN_HIGH, VALUE, key, name
+from games.three_card_poker.hands import QUEEN_HIGH, VALUE, _key, key, name
 from games.three_card_poker.rules import BONUS, Paytable
 
 PLAY_FROM = (0, VALUE["Q"], 6, 4)
 """Play with Q-6-4 or better, fold below."""
 
-SIMULATED_ROUNDS = 200_000
+Held = tuple[tuple[int, int], ...]
+"""A hand as sorted (rank index, suit index) pairs."""
 
 
 def bonus_counts(decks: int) -> dict[str, int]:
@@ -58,48 +66,106 @@ def _bonus(decks: int, table: Paytable) -> WagerOdds:
     return WagerOdds("bonus", tuple(outcomes), note="on the player's three cards alone (B3)")
 
 
-@cache
-def _one_deck() -> dict[str, int]:
-    """Counts over (player hand, player-dealer hand) pairs of one deck, by ante+play outcome."""
-    deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS]
-    keys = {h: key([deck[i] for i in h]) for h in itertools.combinations(range(52), 3)}
-    every = sorted(keys.values())
-    with_card: dict[int, list] = {c: [] for c in range(52)}
-    with_pair: dict[tuple[int, int], list] = {}
-    for h, k in keys.items():
-        for c in h:
-            with_card[c].append(k)
-        for p in itertools.combinations(h, 2):
-            with_pair.setdefault(p, []).append(k)
-    for lst in (*with_card.values(), *with_pair.values()):
-        lst.sort()
-
-    def count(h: tuple[int, int, int], x: tuple, strict: bool) -> int:
-        """Player-dealer hands disjoint from ``h`` with key < x (strict) or <= x."""
-        side = bisect.bisect_left if strict else bisect.bisect_right
-        n = side(every, x) - sum(side(with_card[c], x) for c in h)
-        n += sum(side(with_pair[p], x) for p in itertools.combinations(h, 2))
-        own = keys[h]
-        return n - (1 if (own < x if strict else own <= x) else 0)
-
-    tally = {"fold": 0, "not qualified": 0, "win": 0, "tie": 0, "lose": 0}
-    disjoint = comb(49, 3)
-    for h, pk in keys.items():
-        if pk < PLAY_FROM:
-            tally["fold"] += disjoint
+def player_classes(decks: int, ranks: Sequence[str] = STANDARD_RANKS, suits: int = 4) -> dict[Held, int]:
+    """Three-card hands of ``decks`` copies of a deck (``ranks`` x ``suits``) up to suit relabelling:
+    each class's least form and how many physical hands it stands for."""
+    out: dict[Held, int] = {}
+    types = [(r, s) for r in range(len(ranks)) for s in range(suits)]
+    for hand in itertools.combinations_with_replacement(types, 3):
+        weight = 1
+        for t in set(hand):
+            weight *= comb(decks, hand.count(t))
+        if not weight:
             continue
-        nq = count(h, QUEEN_HIGH, True)
-        below = count(h, pk, True)
-        at_or_below = count(h, pk, False)
-        tally["not qualified"] += nq
-        tally["win"] += below - nq
-        tally["tie"] += at_or_below - below
-        tally["lose"] += disjoint - at_or_below
+        present = sorted({s for _, s in hand})
+        form = min(tuple(sorted((r, dict(zip(present, perm, strict=True))[s]) for r, s in hand))
+                   for perm in itertools.permutations(range(len(present))))
+        out[form] = out.get(form, 0) + weight
+    return out
+
+
+@cache
+def _patterns(ranks: tuple[str, ...]) -> tuple[list[tuple], tuple[tuple[int, ...], ...]]:
+    """The player-dealer's rank patterns, each with the index of its strength (and its flush's)
+    in the sorted list of every strength these ranks can make, and that list."""
+    values = [VALUE[r] for r in ranks]
+    raw = []
+    for a, b, c in itertools.combinations_with_replacement(range(len(ranks)), 3):
+        v = tuple(sorted((values[a], values[b], values[c])))
+        raw.append(((a, b, c), _key(v, False), _key(v, True)))
+    order = tuple(sorted({k for _, plain, flush in raw for k in (plain, flush)}))
+    index = {k: i for i, k in enumerate(order)}
+    patterns = []
+    for (a, b, c), plain, flush in raw:
+        if a == c:
+            patterns.append((3, a, 0, 0, index[plain], 0))
+        elif a == b or b == c:
+            pair, kicker = (a, c) if a == b else (c, a)
+            patterns.append((2, pair, kicker, 0, index[plain], 0))
+        else:
+            patterns.append((1, a, b, c, index[plain], index[flush]))
+    return patterns, order
+
+
+def _dealer_by_strength(held: Held, decks: int, ranks: tuple[str, ...], suits: int) -> list[int]:
+    """Player-dealer hands left once ``held`` is dealt, counted by physical card, by strength index."""
+    patterns, order = _patterns(ranks)
+    left = [[decks] * suits for _ in ranks]
+    for r, s in held:
+        left[r][s] -= 1
+    n = [sum(row) for row in left]
+    out = [0] * len(order)
+    for kind, a, b, c, plain, flush in patterns:
+        if kind == 1:
+            la, lb, lc = left[a], left[b], left[c]
+            f = sum(la[s] * lb[s] * lc[s] for s in range(suits))
+            out[plain] += n[a] * n[b] * n[c] - f
+            out[flush] += f
+        elif kind == 2:
+            out[plain] += n[a] * (n[a] - 1) // 2 * n[b]
+        else:
+            out[plain] += n[a] * (n[a] - 1) * (n[a] - 2) // 6
+    return out
+
+
+def dealer_hands(player: Sequence[Card], decks: int) -> dict[tuple[int, ...], int]:
+    """The player-dealer's possible hands from ``decks`` standard decks less the player's three
+    cards, by strength (games.three_card_poker.hands.key), counted by physical card."""
+    ranks = tuple(STANDARD_RANKS)
+    held = tuple(sorted((ranks.index(c.rank), SUITS.index(c.suit)) for c in player))
+    order = _patterns(ranks)[1]
+    return {order[i]: n for i, n in enumerate(_dealer_by_strength(held, decks, ranks, 4)) if n}
+
+
+@cache
+def ante_play_counts(decks: int, ranks: tuple[str, ...] = tuple(STANDARD_RANKS), suits: int = 4) -> dict[str, int]:
+    """Ordered (player hand, player-dealer hand) pairs of physical cards by ante+play outcome, the
+    player playing Q-6-4 or better; they add up to C(size,3) x C(size-3,3)."""
+    order = _patterns(ranks)[1]
+    index = {k: i for i, k in enumerate(order)}
+    below_queen = bisect.bisect_left(order, QUEEN_HIGH)
+    size = len(ranks) * suits * decks
+    dealers = comb(size - 3, 3)
+    values = [VALUE[r] for r in ranks]
+    tally = {"fold": 0, "not qualified": 0, "win": 0, "tie": 0, "lose": 0}
+    for held, weight in player_classes(decks, ranks, suits).items():
+        pk = _key(tuple(sorted(values[r] for r, _ in held)), len({s for _, s in held}) == 1)
+        if pk < PLAY_FROM:
+            tally["fold"] += weight * dealers
+            continue
+        by = _dealer_by_strength(held, decks, ranks, suits)
+        p = index[pk]
+        nq, below, tie = sum(by[:below_queen]), sum(by[:p]), by[p]
+        tally["not qualified"] += weight * nq
+        tally["win"] += weight * (below - nq)
+        tally["tie"] += weight * tie
+        tally["lose"] += weight * (dealers - below - tie)
+    assert sum(tally.values()) == comb(size, 3) * dealers
     return tally
 
 
-def _ante_play_exact() -> WagerOdds:
-    tally = _one_deck()
+def _ante_play(decks: int) -> WagerOdds:
+    tally = ante_play_counts(decks)
     total = sum(tally.values())
     nets = {"fold": -1, "not qualified": 1, "win": 2, "tie": 0, "lose": -2}
     names = {"fold": "fold (ante lost)", "not qualified": "dealer does not qualify (ante paid, play returned)",
@@ -107,35 +173,6 @@ def _ante_play_exact() -> WagerOdds:
     return WagerOdds("ante and play", tuple(OutcomeOdds(names[o], Fraction(n, total), Fraction(nets[o]))
                                             for o, n in tally.items()),
                      note="per unit of ante; play with Q-6-4 or better")
-
-
-def _ante_play_simulated(decks: int, rounds: int = SIMULATED_ROUNDS, seed: int = 1) -> WagerOdds:
-    deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] * decks
-    rng = random.Random(seed)
-    tally = {"fold": 0, "not qualified": 0, "win": 0, "tie": 0, "lose": 0}
-    total = 0.0
-    sq = 0.0
-    nets = {"fold": -1, "not qualified": 1, "win": 2, "tie": 0, "lose": -2}
-    for _ in range(rounds):
-        six = rng.sample(deck, 6)
-        pk, dk = key(six[:3]), key(six[3:])
-        if pk < PLAY_FROM:
-            o = "fold"
-        elif dk < QUEEN_HIGH:
-            o = "not qualified"
-        else:
-            o = "win" if pk > dk else "lose" if pk < dk else "tie"
-        tally[o] += 1
-        total += nets[o]
-        sq += nets[o] ** 2
-    mean = total / rounds
-    half = 1.96 * math.sqrt(max(sq / rounds - mean * mean, 0.0) / rounds)
-    names = {"fold": "fold (ante lost)", "not qualified": "dealer does not qualify (ante paid, play returned)",
-             "win": "win ante and play", "tie": "push", "lose": "lose ante and play"}
-    return WagerOdds("ante and play", tuple(OutcomeOdds(names[o], n / rounds, float(nets[o]))
-                                            for o, n in tally.items()),
-                     method="simulation", interval=(mean - half, mean + half),
-                     note=f"per unit of ante; play with Q-6-4 or better; {rounds:,} seeded rounds")
 
 
 def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
@@ -146,9 +183,8 @@ def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
     if not 1 <= n <= 8:
         raise ValueError(f"--decks: one to eight decks (Type of card deck used, 3), not {n}")
     table = Paytable(dict(BONUS))
-    ante = _ante_play_exact() if n == 1 else _ante_play_simulated(n)
-    return GameOdds("three_card_poker", "sheet (B8)", n, (ante, _bonus(n, table)),
-                    notes=("bonus exact for any decks; ante and play exact for one deck, simulated for more",))
+    return GameOdds("three_card_poker", "sheet (B8)", n, (_ante_play(n), _bonus(n, table)),
+                    notes=("exact: every player hand and player-dealer hand of the shoe, counted by pattern",))
 
 
 def hand_name(cards: list[Card]) -> str:
