@@ -4,26 +4,43 @@ shoe (1.1: six decks of 44), by card class, with the rules themselves deciding e
 Two figures: the initial bet alone (no change, no re-bet), and the bet played well -- the seat
 changes its card when that wins more often (3.2: once, after seeing the Waiting card) and
 re-bets its initial wager exactly when its card is then more likely to win than lose (3.3).
+
+Card classes. Suits play no part but in "identical" dealer cards (3.5), and there only as
+"the same suit as the Waiting card" (games.betwin.rules.wins compares every suit with the
+Waiting card's, never two others). So the deals are counted from the Waiting card first (the
+order of the draws does not change a deal's probability): a Waiting card of any rank, all its
+suits as one, and then every other card classed by rank, and -- when identical dealer cards
+must match in suit -- by whether it is of the Waiting card's suit: 21 classes instead of 41.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from games.betwin.rules import FACES, NUMBERS, Rules, wins
-from games.cards import JOKER, SUITS, Card
+from games.cards import JOKER, Card
 from games.odds import GameOdds, OutcomeOdds, WagerOdds
 
+SAME_SUIT, OTHER_SUIT = "S", "H"
+"""A class's representative suit: the Waiting card's (every Waiting card is taken as a spade), or another."""
 
-def _classes(decks: int, rules: Rules) -> list[tuple[Card, int]]:
-    """One card per class and how many the shoe holds: by rank, or by rank and suit when
-    identical dealer cards must match in suit too."""
-    ranks = NUMBERS + FACES
+
+def shoe_classes(decks: int, rules: Rules, ranks: Sequence[str] = NUMBERS + FACES, suits: int = 4,
+                 jokers: int = 4) -> tuple[list[tuple[Card, int]], list[int]]:
+    """One card per class with how many the shoe holds, and each class's weight as the Waiting
+    card: by rank, or, when identical dealer cards must match in suit, by rank and whether of the
+    Waiting card's suit (a Waiting card is of its own suit: all its rank's copies weigh on it)."""
     if rules.identical == "rank":
-        out = [(Card(r, "S"), 4 * decks) for r in ranks]
+        classes = [(Card(r, SAME_SUIT), suits * decks) for r in ranks]
+        waiting = [n for _, n in classes]
     else:
-        out = [(Card(r, s), decks) for r in ranks for s in SUITS]
-    return [*out, (JOKER, 4 * decks)]
+        classes = [(Card(r, SAME_SUIT), decks) for r in ranks] + [(Card(r, OTHER_SUIT), (suits - 1) * decks)
+                                                                    for r in ranks]
+        waiting = [suits * decks] * len(ranks) + [0] * len(ranks)
+    classes.append((JOKER, jokers * decks))
+    waiting.append(jokers * decks)
+    return classes, waiting
 
 
 def odds(paytable: str | None = None, decks: int | None = None, rules: Rules | None = None) -> GameOdds:
@@ -33,86 +50,86 @@ def odds(paytable: str | None = None, decks: int | None = None, rules: Rules | N
     if not 1 <= n <= 8:
         raise ValueError(f"--decks: 1 to 8 (1.1: six), not {n}")
     rules = rules or Rules()
-    classes = _classes(n, rules)
-    size = 44 * n
-    plain = _plain(classes, size, rules)
-    wagers = [WagerOdds("bet", (OutcomeOdds("win 1 to 1", plain, Fraction(1)),
-                                OutcomeOdds("lose", 1 - plain, Fraction(-1))), note="no change, no re-bet")]
-    notes = []
-    if rules.identical == "rank":  # by suit the strategy figure takes minutes in pure Python: left out
-        played = _played(classes, size, rules)
-        wagers.append(WagerOdds("bet, change and re-bet played well", tuple(
-            OutcomeOdds(name, p, net) for name, (p, net) in played.items()),
-            note="per unit of initial bet; the re-bet is one more unit"))
-    else:
-        notes.append("the change-and-re-bet figure is computed for identical dealer cards by rank only")
-    notes += ["exact: every ordered deal by card class, settled by games.betwin.rules",
-              f"face order {' '.join(rules.face_order)}, identical dealer cards by {rules.identical}"]
-    return GameOdds("betwin", "1 to 1 (3.5)", n, tuple(wagers), notes=tuple(notes))
+    classes, waiting = shoe_classes(n, rules)
+    plain = plain_win(classes, waiting, rules)
+    played = played_well(classes, waiting, rules)
+    wagers = (WagerOdds("bet", (OutcomeOdds("win 1 to 1", plain, Fraction(1)),
+                                OutcomeOdds("lose", 1 - plain, Fraction(-1))), note="no change, no re-bet"),
+              WagerOdds("bet, change and re-bet played well", tuple(
+                  OutcomeOdds(name, p, net) for name, (p, net) in played.items()),
+                  note="per unit of initial bet; the re-bet is one more unit"))
+    notes = ("exact: every ordered deal by card class, settled by games.betwin.rules",
+             f"face order {' '.join(rules.face_order)}, identical dealer cards by {rules.identical}")
+    return GameOdds("betwin", "1 to 1 (3.5)", n, wagers, notes=notes)
 
 
-def _p_win(card: Card, waiting: Card, left: dict[int, int], classes: list[tuple[Card, int]], total: int,
-           rules: Rules) -> Fraction:
-    """P(win) for ``card`` against ``waiting`` and an Adjoining card drawn from what is ``left``."""
-    won = sum(left[i] for i, (adj, _) in enumerate(classes) if left[i] and wins(card, waiting, adj, rules)[0])
-    return Fraction(won, total)
+def _win_table(classes: list[tuple[Card, int]], rules: Rules) -> list[list[list[int]]]:
+    """``table[waiting][card][adjoining]``: 1 when the card wins, by the rules themselves."""
+    cards = [c for c, _ in classes]
+    return [[[int(wins(card, waiting, adj, rules)[0]) for adj in cards] for card in cards] for waiting in cards]
 
 
-def _plain(classes: list[tuple[Card, int]], size: int, rules: Rules) -> Fraction:
-    left = {i: n for i, (_, n) in enumerate(classes)}
+def _won(row: list[int], left: list[int]) -> int:
+    """Adjoining cards left that ``row`` (a card against a Waiting card) wins with."""
+    return sum(n for n, w in zip(left, row, strict=True) if w)
+
+
+def plain_win(classes: list[tuple[Card, int]], waiting: list[int], rules: Rules) -> Fraction:
+    """P(the seat's first card wins): Waiting card, seat card, Adjoining card."""
+    size = sum(n for _, n in classes)
+    table = _win_table(classes, rules)
+    left = [n for _, n in classes]
     won = 0
-    for i, (card, _) in enumerate(classes):
-        w_i = left[i]
-        left[i] -= 1
-        for j, (waiting, _) in enumerate(classes):
-            w_j = left[j]
-            if not w_j:
-                continue
-            left[j] -= 1
-            won += w_i * w_j * sum(left[k] for k, (adj, _) in enumerate(classes)
-                                   if left[k] and wins(card, waiting, adj, rules)[0])
-            left[j] += 1
-        left[i] += 1
+    for j, w_j in enumerate(waiting):
+        if not w_j:
+            continue
+        left[j] -= 1
+        for i, n_i in enumerate(left):
+            if n_i:
+                left[i] -= 1
+                won += w_j * n_i * _won(table[j][i], left)
+                left[i] += 1
+        left[j] += 1
     return Fraction(won, size * (size - 1) * (size - 2))
 
 
-def _played(classes: list[tuple[Card, int]], size: int, rules: Rules) -> dict[str, tuple[Fraction, int]]:
+def played_well(classes: list[tuple[Card, int]], waiting: list[int],
+                rules: Rules) -> dict[str, tuple[Fraction, int]]:
     """Outcome probabilities under the best change and re-bet, keyed by name with the net."""
+    size = sum(n for _, n in classes)
+    table = _win_table(classes, rules)
     out = {"win with a re-bet": Fraction(0), "win": Fraction(0), "lose": Fraction(0),
            "lose with a re-bet": Fraction(0)}
-    left = {i: n for i, (_, n) in enumerate(classes)}
+    left = [n for _, n in classes]
 
     def add(p: Fraction, weight: Fraction) -> None:
         rebet = p > Fraction(1, 2)
         out["win with a re-bet" if rebet else "win"] += weight * p
         out["lose with a re-bet" if rebet else "lose"] += weight * (1 - p)
 
-    for i, (card, _) in enumerate(classes):
-        w_i = Fraction(left[i], size)
-        left[i] -= 1
-        for j, (waiting, _) in enumerate(classes):
-            if not left[j]:
+    for j, w_j in enumerate(waiting):
+        if not w_j:
+            continue
+        left[j] -= 1
+        for i, n_i in enumerate(left):
+            if not n_i:
                 continue
-            w_j = w_i * Fraction(left[j], size - 1)
-            left[j] -= 1
-            keep = _p_win(card, waiting, left, classes, size - 2, rules)
+            weight = Fraction(w_j * n_i, size * (size - 1))
+            left[i] -= 1
+            keep = Fraction(_won(table[j][i], left), size - 2)
             changed: list[tuple[Fraction, Fraction]] = []   # (P(new card), P(win with it))
-            for k, (new, _) in enumerate(classes):
-                if not left[k]:
-                    continue
-                p_new = Fraction(left[k], size - 2)
-                left[k] -= 1
-                changed.append((p_new, _p_win(new, waiting, left, classes, size - 3, rules)))
-                left[k] += 1
-            ev_keep = _ev(keep)
-            ev_change = sum((p_new * _ev(p) for p_new, p in changed), Fraction(0))
-            if ev_change > ev_keep:
+            for k, n_k in enumerate(left):
+                if n_k:
+                    left[k] -= 1
+                    changed.append((Fraction(n_k, size - 2), Fraction(_won(table[j][k], left), size - 3)))
+                    left[k] += 1
+            if sum((p_new * _ev(p) for p_new, p in changed), Fraction(0)) > _ev(keep):
                 for p_new, p in changed:
-                    add(p, w_j * p_new)
+                    add(p, weight * p_new)
             else:
-                add(keep, w_j)
-            left[j] += 1
-        left[i] += 1
+                add(keep, weight)
+            left[i] += 1
+        left[j] += 1
     nets = {"win with a re-bet": 2, "win": 1, "lose": -1, "lose with a re-bet": -2}
     return {name: (p, nets[name]) for name, p in out.items()}
 
