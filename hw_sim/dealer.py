@@ -184,8 +184,12 @@ class SimDealer:
             self.table.load_shoe(self.cut_from_end)
             self.press("shuffle_ack")
         elif expect == "bets":
+            # The seated players: the holder of the player-dealer position sometimes passes it, a
+            # seat offered it sometimes declines -- but no player breaks the game by declining when
+            # the prompt says every other seat already has (Player-dealer and Deal).
             buttons = prompt.get("buttons", [])
-            if "pass" in buttons and self.pass_probability and self.rng.random() < self.pass_probability:
+            if "pass" in buttons and not prompt.get("pass_breaks_game") and self.pass_probability \
+                    and self.rng.random() < self.pass_probability:
                 self.press("pass")
             else:
                 self.press("deal")

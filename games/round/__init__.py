@@ -2,7 +2,8 @@
 
 - :mod:`games.round.contract`: what the table and a machine exchange (Refused, Verdict, DeviceRole ...).
 - :mod:`games.round.lifecycle`: states, pit commands, deck integrity, device faults by role, prompts.
-- :mod:`games.round.rotation`: the player-dealer rotation (California card-room games).
+- :mod:`games.round.rotation`: the player-dealer rotation's rules (California card-room games), pure.
+- :mod:`games.round.player_dealer`: the part a player-dealer game's machine picks to carry them out.
 - :mod:`games.round.shoe_play`: a shoe dealt over many rounds, with a cut card.
 
 A game's machine is ``class MyRound(<parts>, RoundMachine)``; docs/internals.md,
@@ -21,7 +22,8 @@ from games.round.contract import (
     Verdict,
 )
 from games.round.lifecycle import CARD_LOST, CARDS_IN_PLAY, DEVICE_FIXES, LINK_FAULTS, RoundMachine
-from games.round.rotation import MAX_CONSECUTIVE, PlayerDealer, PlayerDealerRotation
+from games.round.player_dealer import PlayerDealer
+from games.round.rotation import MAX_CONSECUTIVE, PlayerDealerRotation
 from games.round.shoe_play import ShoePlay
 
 SHOE_IN_PLAY = CARDS_IN_PLAY

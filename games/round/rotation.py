@@ -1,64 +1,71 @@
-"""Player-dealer rotation: a part a California card-room game picks for its round machine.
+"""Player-dealer rotation: one pure rule set for the California card-room games.
 
-California card-room games, "Player-dealer and Deal": one seat holds the
-player-dealer position, nobody holds it more than two consecutive rounds,
-then it is offered clockwise, and the game is broken when no other player
-intervenes. :class:`PlayerDealerRotation` is the bookkeeping;
-:class:`PlayerDealer` is the part a game's machine inherits (before
-:class:`~games.round.lifecycle.RoundMachine`) to get it: the ``pass``
-button, the offer held in ``ready``, the ``player_dealer`` light group, the
-``player_dealer`` events, and its own save and restore across a restart.
+California card-room games, "Player-dealer and Deal": "The person in
+player-dealer position may not act as player-dealer position more than two
+consecutive hands or rounds of play. There must be an intervening
+player-dealer [...]. The game will be broken if at least one other
+intervening player at the table does not accept the deal when offered."
 
-Player-dealer decisions happen between rounds: settling a round (``deal``
-in ``result``) counts it and may offer the deal (``player_dealer`` events
-come before the transition to ``ready``). While an offer is pending the
-table waits in ``ready``: ``deal`` accepts it *and* opens betting. The
-holder may still pass voluntarily while bets are open; then ``deal`` in
-``betting`` only accepts the offer (bets stay open until the next ``deal``,
-so bettors see who banks before bets close). ``round_start.player_dealer``
-is the seat holding (or offered) the deal when betting opens; the seat that
-actually banked is in the game's ``result``.
+How the controller reads it (docs/baccarat.md, "Player-dealer rotation"):
+
+1. **What counts.** Only *settled* rounds count: a voided round was not a
+   round of play (nobody won or lost against the player-dealer), so it neither
+   adds to a seat's run nor breaks it. A seat's run is the number of settled
+   rounds it banked in a row, counted over the table's settled rounds and
+   nothing else: passing, accepting, offering or a restart never restarts it.
+   This is the one number the limit is checked against.
+2. **The limit.** A seat whose run is :data:`MAX_CONSECUTIVE` is *barred*: it
+   may not bank the next settled round. It stays barred until another seat
+   banks a settled round (that seat's run starts at 1, the barred seat's
+   ends).
+3. **The forced offer.** When the holder's run reaches the limit, the deal is
+   offered clockwise from it. Each seat in turn accepts (``deal``) or declines
+   (``pass``).
+4. **Broken.** If every other seat declines the forced offer and it comes
+   back round to the barred seat, no player intervened: the game is broken.
+   That is the sheet's condition, and the only way the game breaks.
+5. **"Accepts the deal".** A seat that accepts an offer has accepted the
+   deal: it holds the position. If it passes before banking, that is a
+   voluntary pass (6); it does not undo its acceptance, so the game is not
+   broken by it.
+6. **A voluntary pass.** The holder may decline to bank the next round; the
+   deal is offered clockwise. A barred seat is skipped: it may not take the
+   deal. If nobody takes it, the offer comes back round to the seat that
+   passed, which keeps the deal.
+
+So no seat ever banks three consecutive settled rounds (2, and 6's skip),
+whatever the order of presses, settles, voids and restarts: the run lives in
+the saved state and never restarts except by rule 2.
+
+Seats are numbered 1..N clockwise; the dealer passes empty seats. Each
+method returns the ``player_dealer`` events' data to emit. This module is
+pure: the machine part that presses buttons and emits events is
+:mod:`games.round.player_dealer`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
-
-from games.round.lifecycle import RoundMachine
+from dataclasses import dataclass
 
 MAX_CONSECUTIVE = 2
 """Player-dealer and Deal: nobody acts as player-dealer more than two consecutive rounds."""
 
 
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """The deal on offer: to ``seat``, from ``origin`` (the seat giving it up); ``forced`` when
+    the origin banked :data:`MAX_CONSECUTIVE` settled rounds and may not take it back."""
+
+    seat: int
+    origin: int
+    forced: bool
+
+
 class PlayerDealerRotation:
-    """Who holds the player-dealer position, and the clockwise offer of it.
+    """Who holds the player-dealer position, each seat's run of settled rounds, and the offer.
 
-    California card-room games, "Player-dealer and Deal": one seat holds the
-    position; nobody holds it more than two consecutive rounds; then it is
-    offered clockwise, and "the game will be broken if at least one other
-    intervening player at the table does not accept the deal when offered".
-
-    - :meth:`round_played` counts a *settled* round. A voided round is not
-      counted: nobody won or lost against the player-dealer in it, so it is
-      not a round "of play" in the sheet's sense, and counting it would take
-      the deal from a seat that never banked a hand.
-    - After :data:`MAX_CONSECUTIVE` rounds the holder is *barred* until
-      another seat has banked a round, and the position is offered to the
-      next seat clockwise.
-    - :meth:`pass_` is the dealer's ``pass`` button: the offered seat
-      declines and the offer moves on clockwise; with no offer pending it
-      is the holder passing voluntarily.
-    - :meth:`accept` is ``deal`` while an offer is pending.
-    - An offer that comes back round to the barred seat means nobody
-      intervened: the game is broken (the caller raises the alarm and
-      closes the table). An offer that comes back to a holder who passed
-      voluntarily and is not barred returns the deal to that holder
-      (``kept``): nobody else took it, and the holder may keep banking up
-      to the limit.
-
-    Seats are numbered 1..N clockwise; empty seats are passed by the dealer.
-    Each method returns the ``player_dealer`` events' data to emit.
+    ``seat`` is the holder: the seat that banks the next round dealt. ``run_seat`` banked the
+    last settled round, ``run`` settled rounds in a row (rule 1 of the module docstring).
     """
 
     def __init__(self, seats: int, seat: int) -> None:
@@ -68,214 +75,160 @@ class PlayerDealerRotation:
             raise ValueError(f"player-dealer seat {seat} is not one of seats 1..{seats}")
         self.seats = seats
         self.seat = seat
-        self.consecutive = 0
-        self.offered: int | None = None
-        self.origin: int | None = None
-        self.barred: int | None = None
+        self.run_seat: int | None = None
+        self.run = 0
+        self.offer: Offer | None = None
+
+    # --- what the table shows ----------------------------------------------------------------
 
     def next_seat(self, seat: int) -> int:
         """The seat clockwise of ``seat``."""
         return seat % self.seats + 1
+
+    def run_of(self, seat: int) -> int:
+        """The settled rounds ``seat`` has banked in a row, up to the last settled round."""
+        return self.run if seat == self.run_seat else 0
+
+    @property
+    def consecutive(self) -> int:
+        """The holder's run."""
+        return self.run_of(self.seat)
+
+    def barred(self, seat: int) -> bool:
+        """Rule 2: ``seat`` may not bank the next settled round."""
+        return self.run_of(seat) >= MAX_CONSECUTIVE
+
+    @property
+    def offered(self) -> int | None:
+        return None if self.offer is None else self.offer.seat
 
     @property
     def lit_seat(self) -> int:
         """The seat the player-dealer light shows: the offered seat while an offer is pending."""
         return self.offered if self.offered is not None else self.seat
 
+    @property
+    def pass_breaks_game(self) -> bool:
+        """The offered seat is the last that may intervene: its ``pass`` breaks the game (rule 4).
+        The prompt says so, so that the seat knows what declining means."""
+        offer = self.offer
+        return offer is not None and offer.forced and self._next_offer(offer.seat, offer.origin) is None
+
+    # --- what happens at the table -----------------------------------------------------------
+
     def round_played(self) -> list[dict]:
-        """A round was settled with ``seat`` as player-dealer."""
-        self.consecutive += 1
-        self.barred = None
-        if self.consecutive >= MAX_CONSECUTIVE:
-            self.barred = self.seat
-            return [self._offer_from(self.seat)]
-        return [self._event(self.seat, self.consecutive, "kept")]
+        """A round was settled with the holder banking (rules 1-3)."""
+        self.offer = None  # a round is dealt only with no offer pending; a stale one cannot survive it
+        if self.run_seat == self.seat:
+            self.run += 1
+        else:
+            self.run_seat, self.run = self.seat, 1
+        if self.run >= MAX_CONSECUTIVE:
+            self.offer = Offer(self.next_seat(self.seat), self.seat, forced=True)
+            return [self._event(self.offer.seat, "offered")]
+        return [self._event(self.seat, "kept")]
 
     def accept(self) -> list[dict]:
-        """The offered seat takes the deal."""
-        if self.offered is None:
+        """The offered seat takes the deal (rule 5)."""
+        if self.offer is None:
             return []
-        self.seat, self.consecutive = self.offered, 0
-        self.offered = self.origin = None
-        return [self._event(self.seat, 0, "accepted")]
+        self.seat, self.offer = self.offer.seat, None
+        return [self._event(self.seat, "accepted")]
 
     def pass_(self) -> tuple[list[dict], bool]:
-        """The ``pass`` button. Returns the events and whether the game is broken."""
-        if self.offered is None:
-            events = [self._event(self.seat, self.consecutive, "passed")]
-            self.origin = self.seat
-            nxt = self.next_seat(self.seat)
+        """The ``pass`` button: the offered seat declines, or with no offer pending the holder
+        passes voluntarily (rule 6). Returns the events and whether the game is broken (rule 4)."""
+        if self.offer is None:
+            offer = Offer(self.seat, self.seat, forced=False)
+            events = [self._event(self.seat, "passed")]
         else:
-            events = [self._event(self.offered, 0, "passed")]
-            nxt = self.next_seat(self.offered)
-        if nxt == self.barred:
-            # Round the table back to the seat that banked two rounds: nobody intervened.
-            self.offered, self.origin = self.next_seat(self.barred), self.barred
-            return events, True
-        if nxt == self.origin:
-            self.offered = self.origin = None
-            events.append(self._event(self.seat, self.consecutive, "kept"))
+            offer = self.offer
+            events = [self._event(offer.seat, "passed")]
+        nxt = self._next_offer(offer.seat, offer.origin)
+        if nxt is not None:
+            self.offer = Offer(nxt, offer.origin, offer.forced)
+            events.append(self._event(nxt, "offered"))
             return events, False
-        self.offered = nxt
-        events.append(self._event(nxt, 0, "offered"))
+        if offer.forced:
+            # Round the table back to the seat that banked two rounds: nobody intervened. When the
+            # table reopens the offer starts again clockwise of it.
+            self.offer = Offer(self.next_seat(offer.origin), offer.origin, forced=True)
+            return events, True
+        self.offer = None  # back round to the seat that passed: it keeps the deal
+        events.append(self._event(self.seat, "kept"))
         return events, False
+
+    def _next_offer(self, after: int, origin: int) -> int | None:
+        """The next seat clockwise of ``after`` that may take the deal, or None when the offer
+        comes back round to ``origin`` first. A barred seat is skipped (rule 6)."""
+        seat = self.next_seat(after)
+        while seat != origin:
+            if not self.barred(seat):
+                return seat
+            seat = self.next_seat(seat)
+        return None
+
+    # --- restart -----------------------------------------------------------------------------
 
     def snapshot(self) -> dict:
         return {"seat": self.seat, "consecutive": self.consecutive, "offered": self.offered}
 
     def saved(self) -> dict:
-        """Everything the rotation knows, for the journal: a restarted controller
-        must not hand a seat a third consecutive round (the limit of "Player-dealer
-        and Deal") because it forgot the two before the restart."""
-        return {"seats": self.seats, "seat": self.seat, "consecutive": self.consecutive,
-                "offered": self.offered, "origin": self.origin, "barred": self.barred}
+        """Everything the rotation knows, for the journal: a restarted controller must not hand a
+        seat a third consecutive round because it forgot the two before the restart."""
+        offer = self.offer
+        return {"seats": self.seats, "seat": self.seat, "run_seat": self.run_seat, "run": self.run,
+                "offer": None if offer is None else {"seat": offer.seat, "origin": offer.origin,
+                                                     "forced": offer.forced}}
 
     def restore(self, saved: object) -> str | None:
-        """Take up a :meth:`saved` rotation; None when done, else why it was not
+        """Take up a :meth:`saved` rotation (or one saved before runs were kept, with
+        ``consecutive``/``offered``/``origin``/``barred``); None when done, else why it was not
         (the table then starts again from its configured seat, and says so)."""
         if not isinstance(saved, dict):
             return f"not a saved rotation: {type(saved).__name__}"
         if saved.get("seats") != self.seats:
             return f"saved for {saved.get('seats')} seats, the table now has {self.seats}"
-        seat, consecutive = saved.get("seat"), saved.get("consecutive")
-        seats_ok = all(v is None or (type(v) is int and 1 <= v <= self.seats)
-                       for v in (saved.get("offered"), saved.get("origin"), saved.get("barred")))
-        if type(seat) is not int or not 1 <= seat <= self.seats or type(consecutive) is not int \
-                or not 0 <= consecutive <= MAX_CONSECUTIVE or not seats_ok:
+        found = self._parse(saved) if "run" in saved else self._parse_before_runs(saved)
+        if found is None:
             return f"not a valid rotation: {saved}"
-        self.seat, self.consecutive = seat, consecutive
-        self.offered, self.origin, self.barred = saved.get("offered"), saved.get("origin"), saved.get("barred")
+        self.seat, self.run_seat, self.run, self.offer = found
         return None
 
-    def _offer_from(self, origin: int) -> dict:
-        self.origin = origin
-        self.offered = self.next_seat(origin)
-        return self._event(self.offered, 0, "offered")
+    def _is_seat(self, value: object) -> bool:
+        return type(value) is int and 1 <= value <= self.seats
 
-    @staticmethod
-    def _event(seat: int, consecutive: int, change: str) -> dict:
-        return {"seat": seat, "consecutive": consecutive, "change": change}
+    def _parse(self, saved: dict) -> tuple[int, int | None, int, Offer | None] | None:
+        seat, run_seat, run, offer = saved.get("seat"), saved.get("run_seat"), saved.get("run"), saved.get("offer")
+        if not self._is_seat(seat) or type(run) is not int or not 0 <= run <= MAX_CONSECUTIVE:
+            return None
+        if (run_seat is None) != (run == 0) or (run_seat is not None and not self._is_seat(run_seat)):
+            return None
+        if offer is None:
+            return seat, run_seat, run, None
+        if not isinstance(offer, dict) or not self._is_seat(offer.get("seat")) \
+                or not self._is_seat(offer.get("origin")) or type(offer.get("forced")) is not bool:
+            return None
+        return seat, run_seat, run, Offer(offer["seat"], offer["origin"], offer["forced"])
 
+    def _parse_before_runs(self, saved: dict) -> tuple[int, int | None, int, Offer | None] | None:
+        """A journal written before runs were kept: the holder's ``consecutive``, and ``barred``
+        for a seat that banked two (it kept that through an acceptance by another seat)."""
+        seat, consecutive = saved.get("seat"), saved.get("consecutive")
+        offered, origin, barred = saved.get("offered"), saved.get("origin"), saved.get("barred")
+        if not self._is_seat(seat) or type(consecutive) is not int or not 0 <= consecutive <= MAX_CONSECUTIVE:
+            return None
+        if not all(v is None or self._is_seat(v) for v in (offered, origin, barred)):
+            return None
+        if barred is not None:
+            run_seat, run = barred, MAX_CONSECUTIVE
+        else:
+            run_seat, run = (seat, consecutive) if consecutive else (None, 0)
+        offer = None
+        if offered is not None:
+            giver = origin if origin is not None else seat
+            offer = Offer(offered, giver, forced=giver == barred)
+        return seat, run_seat, run, offer
 
-class PlayerDealer(RoundMachine):
-    """The player-dealer part of a round machine: ``class Game(PlayerDealer, ..., RoundMachine)``.
-
-    It hooks the lifecycle at its seams: which buttons are lit
-    (:meth:`_buttons`), what ``deal`` means while an offer is pending
-    (:meth:`_button_deal`), whether ``ready`` waits (:meth:`_hold_in_ready`),
-    the prompt's offer text, the light group and the snapshot, and it saves
-    and restores its rotation. A voided round is not counted (see
-    :class:`PlayerDealerRotation`).
-    """
-
-    rotation: PlayerDealerRotation
-    NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("pass",)
-
-    def __init__(self, *, player_dealer_seat: int = 1, **kw: Any) -> None:
-        self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat)
-        super().__init__(**kw)
-
-    # --- lifecycle seams -----------------------------------------------------------------
-
-    def _buttons(self) -> list[str]:
-        lit = super()._buttons()
-        if self.state in ("ready", "betting"):
-            lit.append("pass")
-        return lit
-
-    def _hold_in_ready(self) -> bool:
-        return self.rotation.offered is not None
-
-    def _button_deal(self) -> None:
-        rotation = self.rotation
-        if self.state == "ready":
-            self._emit_player_dealer(rotation.accept())
-        elif self.state == "betting" and rotation.offered is not None:
-            # Accepting the deal does not also close the bets: bettors see who banks first.
-            self._emit_player_dealer(rotation.accept())
-            self._publish_prompt()
-            return
-        elif self.state == "result":
-            # The round is settled: count it for the player-dealer, then ready (-> betting) or shuffle.
-            self._emit_player_dealer(rotation.round_played())
-        super()._button_deal()
-
-    def _button_pass(self) -> None:
-        events, broken = self.rotation.pass_()
-        self._emit_player_dealer(events)
-        if not broken:
-            if self.state == "ready" and not self._hold_in_ready():
-                self._fire("betting_opened")  # nobody took it: betting opens
-            else:
-                self._publish_prompt()
-            return
-        barred = self.rotation.barred
-        self._alarm("game_broken", "critical",
-                    f"the deal went round the table back to seat {barred} after its {MAX_CONSECUTIVE} "
-                    "consecutive rounds: no other player accepted it, so the game is broken "
-                    "(Player-dealer and Deal)",
-                    action="the table closes; the pit decides when to reopen it")
-        if self.state == "betting":
-            self._emit("void", {"round": self.round,
-                                "reason": "game broken: no intervening player-dealer", "by": "controller"})
-            self._clear_layout()
-        self._fire("game_broken")
-
-    def _player_dealer_seat(self) -> int | None:
-        return self.rotation.lit_seat
-
-    def _prompt_for_state(self) -> dict:
-        prompt = super()._prompt_for_state()
-        offer = self.rotation.offered
-        if offer is not None and self.state in ("ready", "betting"):
-            prompt["seat"] = offer
-            accepts = "and betting opens" if self.state == "ready" else ""
-            prompt["text"] = (f"The player-dealer position is offered to seat {offer}: deal = seat {offer} "
-                              f"accepts{' ' + accepts if accepts else ''}; pass = seat {offer} declines."
-                              + self._last_round_note())
-        return prompt
-
-    def _light_seats(self) -> dict[str, list[int]]:
-        seats = super()._light_seats()
-        seats["player_dealer"] = [self.rotation.lit_seat]
-        return seats
-
-    def _snapshot_parts(self) -> dict:
-        data = super()._snapshot_parts()
-        data["player_dealer"] = self.rotation.snapshot()
-        return data
-
-    # --- restart -------------------------------------------------------------------------
-
-    def save(self) -> dict:
-        data = super().save()
-        data["player_dealer"] = self.rotation.saved()
-        return data
-
-    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
-        """Who held the position, and for how many rounds, goes on across a restart: the limit
-        of two consecutive rounds holds whatever happens to the controller.
-
-        A round stopped in ``result`` (killed after its result, before the dealer settled it)
-        keeps its result -- it is not voided -- so it was banked and counts, as the settle
-        would have counted it; without this a seat could bank a third round.
-        """
-        super().restore(saved, stopped_in)
-        rotation = self.rotation
-        if saved.get("player_dealer") is None:
-            return
-        why = rotation.restore(saved["player_dealer"])
-        if why is not None:
-            self._alarm("player_dealer_reset", "warning",
-                        f"the player-dealer rotation could not be carried over from before the restart "
-                        f"({why}); seat {rotation.seat} holds the deal with no rounds counted",
-                        action="check who banked the last rounds; pass the deal if that seat has banked two")
-            return
-        self._emit("player_dealer", {"seat": rotation.seat,
-                                     "consecutive": rotation.consecutive, "change": "restored"})
-        if stopped_in == "result":
-            self._emit_player_dealer(rotation.round_played())
-
-    def _emit_player_dealer(self, events: list[dict]) -> None:
-        for data in events:
-            self._emit("player_dealer", data)
+    def _event(self, seat: int, change: str) -> dict:
+        return {"seat": seat, "consecutive": self.run_of(seat), "change": change}

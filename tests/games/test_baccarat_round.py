@@ -957,9 +957,11 @@ def test_game_broken_when_nobody_intervenes():
     assert t.m.state == "ready" and t.m.snapshot()["player_dealer"]["offered"] == 2
 
 
-def test_game_broken_while_betting_voids_the_open_round():
+def test_a_seat_that_accepted_then_passes_keeps_the_deal_and_the_game_goes_on():
     """Seat 2 accepts from seat 1 (who banked two), then passes while bets are open; seat 3
-    declines; the offer reaches seat 1, barred: broken, round 3 voided by the controller."""
+    declines. Seat 2 accepted the deal, so the game is not broken (docs/baccarat.md): seat 1 is
+    skipped (it may not bank a third), the deal is back with seat 2, bets stay open, and seat 2
+    banks round 3."""
     t = open_table(seats=3)
     t.play_round("4H QC 3D 6S")
     t.play_round("4H QC 3D 6S")
@@ -967,12 +969,31 @@ def test_game_broken_while_betting_voids_the_open_round():
     t.m.button("deal")   # seat 2 accepts: betting for round 3
     t.m.button("pass")   # seat 2 passes voluntarily -> offer to seat 3
     assert t.m.state == "betting" and t.last("prompt")["seat"] == 3
+    assert "pass_breaks_game" not in t.last("prompt")
     mark = t.mark()
     t.m.button("pass")
-    assert t.kinds(mark) == ["button", "player_dealer", "alarm", "void", "transition", "prompt"]
-    assert t.last("void") == {"round": 3, "reason": "game broken: no intervening player-dealer",
-                              "by": "controller"}
-    assert t.m.state == "closed"
+    assert t.all("player_dealer", mark) == [{"seat": 3, "consecutive": 0, "change": "passed"},
+                                            {"seat": 2, "consecutive": 0, "change": "kept"}]
+    assert "alarm" not in t.kinds(mark) and t.m.state == "betting"
+    no_more_bets(t)
+    t.deal("4D QD 3C 6C")
+    assert t.last("result")["player_dealer"] == 2
+
+
+def test_the_last_seat_that_may_intervene_is_told_its_pass_breaks_the_game():
+    """4 seats: seat 1 banked two; seats 2 and 3 decline: seat 4 is the last that may intervene,
+    and its prompt says so (the simulated players read it as seated players hear the dealer)."""
+    t = open_table(seats=4)
+    t.play_round("4H QC 3D 6S")
+    t.play_round("4D QD 3C 6C")
+    t.m.button("deal")
+    t.m.button("pass")
+    assert "pass_breaks_game" not in t.last("prompt")
+    t.m.button("pass")
+    prompt = t.last("prompt")
+    assert prompt["seat"] == 4 and prompt["pass_breaks_game"] is True and "the game is broken" in prompt["text"]
+    t.m.button("deal")   # seat 4 accepts
+    assert t.m.state == "betting" and "pass_breaks_game" not in t.last("prompt")
 
 
 def test_voided_rounds_do_not_count_toward_two():

@@ -5,6 +5,8 @@ banks more than two consecutive rounds, the deal is then offered clockwise,
 and the game is broken when no other player intervenes.
 """
 
+import json
+
 import pytest
 
 from games.baccarat import BaccaratOptions, BaccaratRound
@@ -34,7 +36,7 @@ def test_player_dealer_two_consecutive_then_offer():
     assert MAX_CONSECUTIVE == 2
     assert r.round_played() == [{"seat": 6, "consecutive": 1, "change": "kept"}]
     assert r.round_played() == [{"seat": 7, "consecutive": 0, "change": "offered"}]
-    assert (r.seat, r.offered, r.barred, r.lit_seat) == (6, 7, 6, 7)
+    assert (r.seat, r.offered, r.barred(6), r.lit_seat) == (6, 7, True, 7)
     assert r.accept() == [{"seat": 7, "consecutive": 0, "change": "accepted"}]
     assert r.snapshot() == {"seat": 7, "consecutive": 0, "offered": None}
 
@@ -59,18 +61,58 @@ def test_game_broken_when_the_offer_returns_to_the_two_round_holder():
     assert r.offered == 3  # reopened, the offer starts again clockwise of seat 2
 
 
-def test_accepting_then_passing_before_banking_does_not_clear_the_bar():
-    """Seat 2 accepts from seat 1 (who banked two) but passes before banking a round: no
-    intervening round was played, so when nobody else takes it and the offer reaches seat 1,
-    the game is broken rather than giving seat 1 a third consecutive round."""
+def test_a_seat_that_accepted_and_passes_keeps_the_deal_when_nobody_else_takes_it():
+    """Seat 2 accepts from seat 1 (who banked two) and passes before banking: it accepted the
+    deal, so the game is not broken (rule 5 of games.round.rotation). The offer goes to seat 3,
+    which declines; seat 1 is skipped (barred), and the deal is back with seat 2."""
     r = PlayerDealerRotation(3, 1)
     r.round_played()
     r.round_played()
     r.accept()                                  # seat 2
     events, broken = r.pass_()                  # seat 2 passes voluntarily -> offer to 3
     assert not broken and events[-1] == {"seat": 3, "consecutive": 0, "change": "offered"}
-    events, broken = r.pass_()                  # seat 3 declines -> next is seat 1, barred
-    assert broken
+    events, broken = r.pass_()                  # seat 3 declines -> seat 1 barred, skipped -> seat 2
+    assert not broken
+    assert events == [{"seat": 3, "consecutive": 0, "change": "passed"},
+                      {"seat": 2, "consecutive": 0, "change": "kept"}]
+    assert (r.seat, r.offered) == (2, None)
+
+
+def test_the_run_does_not_restart_when_the_deal_comes_back():
+    """Issue 13, defect 8, hand-worked: two seats; seat 1 banks round A; in round B's betting
+    seat 1 passes, seat 2 accepts then passes, the offer returns to seat 1, which accepts. Its
+    run is still 1 (A): banking B makes it 2, so the deal is offered to seat 2 before round C.
+    Before, seat 1's count restarted at the acceptance and it banked A, B and C."""
+    r = PlayerDealerRotation(2, 1)
+    assert r.round_played() == [{"seat": 1, "consecutive": 1, "change": "kept"}]     # A
+    r.pass_()                                                                         # seat 1 passes
+    assert r.accept() == [{"seat": 2, "consecutive": 0, "change": "accepted"}]
+    assert r.pass_() == ([{"seat": 2, "consecutive": 0, "change": "passed"},
+                          {"seat": 1, "consecutive": 1, "change": "offered"}], False)
+    assert r.accept() == [{"seat": 1, "consecutive": 1, "change": "accepted"}]
+    assert r.round_played() == [{"seat": 2, "consecutive": 0, "change": "offered"}]   # B: seat 1's 2nd
+    assert r.barred(1) and r.pass_breaks_game      # with two seats, seat 2 is the only one left
+
+
+def test_a_holder_alone_beside_a_barred_seat_keeps_the_deal_at_once():
+    """Two seats: seat 2 accepted from seat 1 (barred) and passes: the only other seat may not
+    take the deal, so it is back with seat 2 at once, and the game is not broken."""
+    r = PlayerDealerRotation(2, 1)
+    r.round_played()
+    r.round_played()
+    r.accept()
+    assert r.pass_() == ([{"seat": 2, "consecutive": 0, "change": "passed"},
+                          {"seat": 2, "consecutive": 0, "change": "kept"}], False)
+    assert r.round_played() == [{"seat": 2, "consecutive": 1, "change": "kept"}]
+    assert not r.barred(1)                          # another seat banked: seat 1's run is over
+
+
+def test_a_voided_round_neither_counts_nor_breaks_the_run():
+    """Voids are not seen by the rotation at all: seat 1 banks A, B is voided, seat 1 banks C:
+    A and C are two consecutive settled rounds."""
+    r = PlayerDealerRotation(4, 1)
+    r.round_played()                                # A; B voided: nothing to tell the rotation
+    assert r.round_played() == [{"seat": 2, "consecutive": 0, "change": "offered"}]
 
 
 def test_voluntary_pass_returns_to_a_holder_who_is_not_barred():
@@ -126,8 +168,8 @@ def test_a_saved_rotation_is_taken_up_as_it_was():
     r.round_played()
     r.round_played()  # seat 6 banked two: barred, the deal offered to seat 7
     fresh = PlayerDealerRotation(8, 1)
-    assert fresh.restore(r.saved()) is None
-    assert (fresh.seat, fresh.consecutive, fresh.offered, fresh.barred, fresh.lit_seat) == (6, 2, 7, 6, 7)
+    assert fresh.restore(json.loads(json.dumps(r.saved()))) is None
+    assert (fresh.seat, fresh.consecutive, fresh.offered, fresh.barred(6), fresh.lit_seat) == (6, 2, 7, True, 7)
     # seat 7 passes, seat 8 passes, seat 1 passes ... back round to 6: nobody intervened
     broken = [fresh.pass_()[1] for _ in range(7)]
     assert broken == [False] * 6 + [True]
@@ -140,8 +182,29 @@ def test_a_saved_rotation_is_taken_up_as_it_was():
     ({"seats": 8, "seat": 2, "consecutive": 3}, "not a valid rotation"),
     ({"seats": 8, "seat": 2, "consecutive": True}, "not a valid rotation"),
     ({"seats": 8, "seat": 2, "consecutive": 1, "offered": 0}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "run_seat": 2, "run": 3, "offer": None}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "run_seat": None, "run": 1, "offer": None}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "run_seat": 2, "run": 1, "offer": {"seat": 3, "origin": 2}}, "not a valid rotation"),
+    ({"seats": 8, "seat": 2, "run_seat": 2, "run": 1, "offer": [3]}, "not a valid rotation"),
 ])
 def test_a_saved_rotation_that_does_not_fit_is_refused_and_changes_nothing(saved, why):
     r = PlayerDealerRotation(8, 3)
     assert r.restore(saved).startswith(why)
-    assert (r.seat, r.consecutive, r.offered, r.barred) == (3, 0, None, None)
+    assert (r.seat, r.consecutive, r.offered, r.run_seat) == (3, 0, None, None)
+
+
+@pytest.mark.parametrize("saved, expected", [
+    # holder 6 banked two and the deal is offered to 7 (a journal from before runs were kept)
+    ({"seats": 8, "seat": 6, "consecutive": 2, "offered": 7, "origin": 6, "barred": 6},
+     {"seat": 6, "run_seat": 6, "run": 2, "offer": {"seat": 7, "origin": 6, "forced": True}}),
+    # seat 7 accepted from 6, which stays barred
+    ({"seats": 8, "seat": 7, "consecutive": 0, "offered": None, "origin": None, "barred": 6},
+     {"seat": 7, "run_seat": 6, "run": 2, "offer": None}),
+    # holder 3 banked one, passed voluntarily, offered to 4
+    ({"seats": 8, "seat": 3, "consecutive": 1, "offered": 4, "origin": 3, "barred": None},
+     {"seat": 3, "run_seat": 3, "run": 1, "offer": {"seat": 4, "origin": 3, "forced": False}}),
+])
+def test_a_rotation_saved_before_runs_were_kept_is_taken_up(saved, expected):
+    r = PlayerDealerRotation(8, 1)
+    assert r.restore(saved) is None
+    assert r.saved() == {"seats": 8, **expected}
