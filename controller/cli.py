@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from controller.broker import LocalBroker
 from controller.config import Config, ConfigError, load_config, parse_raw
+from controller.demo_end import DemoEnd
 from controller.instance_lock import TableLocked
+from controller.journal_check import JournalError
 from controller.pit_client import PitClient
 from controller.pitview import PitView
 from games import registry
@@ -50,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     except TableLocked as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 2
+    except JournalError as exc:  # a journal no restart can fix: one line, and systemd does not retry 2
+        print(f"tablectl: {exc.explain(getattr(args, 'config', None))}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
@@ -68,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--transport", choices=("pty", "hwsim"), default="pty")
     d.add_argument("-v", "--verbose", action="store_true", help="every card, prompt and light")
     d.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
+    d.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
+                   help="inject a device fault (repeatable), as tablectl sim --fault")
+    d.add_argument("--pass-probability", type=_probability, default=0.2, metavar="P",
+                   help="how often a simulated player declines the player-dealer position when offered "
+                        "(the holder gives it up a quarter as often); 1: nobody ever takes it, and the "
+                        "game breaks (default 0.2)")
     d.set_defaults(func=cmd_demo)
 
     r = sub.add_parser("run", help="the production daemon for one table")
@@ -89,6 +100,20 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--dry-run", action="store_true", help="say what would go, delete nothing")
     pr.set_defaults(func=cmd_prune)
 
+    j = sub.add_parser("journal", help="check a table's journal, or start a new one in place of a damaged one")
+    jsub = j.add_subparsers(required=True, metavar="ACTION")
+    jc = jsub.add_parser("check", help="read every page of the journal and say whether the table can use it")
+    jc.add_argument("--config", required=True, type=Path)
+    jc.set_defaults(func=cmd_journal_check)
+    jn = jsub.add_parser("new", help="move a damaged journal aside (kept, never deleted) and start a new one")
+    jn.add_argument("--config", required=True, type=Path)
+    jn.add_argument("--first-seq", type=_positive, metavar="SEQ",
+                    help="number the new journal's events from SEQ (default: after the old journal's last seq "
+                         "when it can be read, else 1); the table's retained status on the broker has next_seq")
+    jn.add_argument("--force", action="store_true",
+                    help="replace a journal that is not damaged: a sound one, or a file that is not a journal")
+    jn.set_defaults(func=cmd_journal_new)
+
     from controller import watch  # the pit's view: a module of its own
     w = sub.add_parser("watch", help="the pit's view of a table, in the terminal")
     watch.add_arguments(w)
@@ -106,6 +131,16 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_arguments(b)
     b.set_defaults(func=bench.run)
     return p
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:  # nan fails this too
+        raise argparse.ArgumentTypeError(f"a probability is 0 to 1, not {text}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -199,18 +234,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
         cfg = sim_table_config(args.game)
-        rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=0.2).start()
+        rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=args.pass_probability,
+                      faults=list(args.fault)).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg))
         view = PitView(verbose=args.verbose, game=args.game)
+        end = DemoEnd(resolves=(dealer.on_fault,))
         finished = threading.Event()
 
         def on_event(topic: str, env: dict) -> None:
             dealer.on_event(env)
             for line in view.feed(env):
                 print(line, flush=True)
-            if view.results >= args.rounds:
+            if view.results >= args.rounds or end.feed(env) is not None:
                 finished.set()
 
         topic = f"{cfg.mqtt.prefix}/{cfg.table.id}/event/#"
@@ -218,7 +255,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         started = time.monotonic()
         try:
             controller.start()
-            ok = finished.wait(args.timeout)
+            table = controller.table  # a controller that stops by itself ends the demo too
+            threading.Thread(target=lambda: (table.done.wait(), end.stopped(table.error), finished.set()),
+                             daemon=True, name="demo-controller-watch").start()
+            ok = finished.wait(args.timeout) and view.results >= args.rounds
             dealer.paused.set()
         finally:
             controller.stop()
@@ -229,8 +269,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"{view.results} rounds in {took:.1f} s; {seqs.last.get(cfg.table.id, 0)} events, "
               f"{seqs.missing()} missing, {seqs.duplicates} duplicates", flush=True)
         if not ok:
-            print(f"tablectl demo: only {view.results} of {args.rounds} rounds within {args.timeout:.0f} s",
-                  file=sys.stderr)
+            why = end.why or f"only {view.results} of {args.rounds} rounds within {args.timeout:.0f} s"
+            print(f"tablectl demo: stopped after {view.results} of {args.rounds} rounds: {why}", file=sys.stderr)
             return 1
         return 0 if seqs.missing() == 0 else 1
 
@@ -275,6 +315,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     stop.wait()
     _notify("STOPPING=1", f"STATUS=table {cfg.table.id} stopping")
     controller.stop()
+    if isinstance(controller.table.error, JournalError):  # damaged or read-only while running: no restart fixes it
+        print(f"tablectl: {controller.table.error.explain(args.config)}", file=sys.stderr)
+        return 2
     return 1 if controller.table.error else 0
 
 
@@ -423,11 +466,12 @@ def cmd_prune(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"tablectl prune: no journal at {path}", file=sys.stderr)
         return 2
-    cutoff = time.time() - args.keep_days * 86400
-    when = dt.datetime.fromtimestamp(cutoff).isoformat(timespec="seconds")
+    now, keep = time.time(), args.keep_days * 86400
     try:
-        journal = Journal(path, cfg.table.id)
+        journal = Journal(path, cfg.table.id)  # JournalError: exit 2 (main)
         try:
+            # Aged by the journal's order and receipt times, not by ts alone (controller/journal.py, "Pruning").
+            cutoff = journal.prune_cutoff(keep, now)
             n, first, last = journal.prunable(cutoff) if args.dry_run else journal.prune(cutoff)
             kept = journal.undelivered_count
         finally:
@@ -435,10 +479,43 @@ def cmd_prune(args: argparse.Namespace) -> int:
     except sqlite3.Error as exc:
         print(f"tablectl prune: {path}: {exc}", file=sys.stderr)
         return 1
+    when = dt.datetime.fromtimestamp(cutoff).isoformat(timespec="seconds")
+    basis = f" ({args.keep_days:g} days before the journal's newest event, which is older than now)" \
+        if cutoff < now - keep - 1 else ""
     what = "would delete" if args.dry_run else "deleted"
     span = f" (seq {first}..{last})" if n else ""
-    print(f"{path}: {what} {n} delivered events older than {when}{span}; "
+    print(f"{path}: {what} {n} delivered events older than {when}{basis}{span}; "
           f"{kept} undelivered events kept whatever their age", flush=True)
+    return 0
+
+
+def cmd_journal_check(args: argparse.Namespace) -> int:
+    """Every page read (PRAGMA quick_check) and the checks of a start; exit 2 when the table
+    could not use the journal (the line says what to do), 0 otherwise (with warnings)."""
+    from controller.journal_admin import check_journal
+
+    cfg = load_config(args.config)
+    for line in check_journal(cfg.journal.path, cfg.table.id).lines():
+        print(f"{cfg.journal.path}: {line}", flush=True)
+    return 0
+
+
+def cmd_journal_new(args: argparse.Namespace) -> int:
+    """The operator's explicit command for a damaged journal (docs/operations.md, "A damaged
+    journal"): the old file is renamed aside, never deleted; the new one says so at first start."""
+    from controller.journal_admin import new_journal
+
+    cfg = load_config(args.config)
+    done = new_journal(cfg.journal.path, cfg.table.id, first_seq=args.first_seq, force=args.force)
+    last = done.survivors.last_seq
+    print(f"tablectl journal new: {cfg.journal.path} ({done.why}) moved to {done.kept_at} "
+          f"(kept; {len(done.moved)} file(s), nothing deleted)", flush=True)
+    print(f"tablectl journal new: a new journal is at {cfg.journal.path}; its first seq is {done.first_seq} "
+          f"(the old journal's last: {last if last is not None else 'unreadable'}); carried over: "
+          f"{', '.join(sorted(done.survivors.meta)) or 'nothing'}", flush=True)
+    if last is None and args.first_seq is None:
+        print("tablectl journal new: WARNING: seq starts again at 1: subscribers that drop duplicates by seq "
+              "must forget this table's seqs (the table's journal_restarted alarm tells the pit)", file=sys.stderr)
     return 0
 
 

@@ -156,6 +156,19 @@ class SimDealer:
         except Exception:  # the simulated dealer must not die silently
             log.exception("simulated dealer failed on prompt %s", envelope)
 
+    def _passes(self, prompt: dict) -> bool:
+        """The seated players and the player-dealer position (Player-dealer and Deal): a seat
+        offered it (the prompt names the seat) declines with ``pass_probability``; the holder
+        gives it up less often, a quarter of that. No player breaks the game by declining when
+        the prompt says every other seat already has -- unless ``pass_probability`` is 1: a table
+        of players who never take the deal, which breaks its game."""
+        if "pass" not in prompt.get("buttons", []) or not self.pass_probability:
+            return False
+        offered = prompt.get("seat") is not None
+        if offered and prompt.get("pass_breaks_game") and self.pass_probability < 1:
+            return False
+        return self.rng.random() < (self.pass_probability if offered else self.pass_probability / 4)
+
     def act(self, prompt: dict) -> bool:
         """Do what the prompt asks. False: a device it needs is dead, nothing was done."""
         expect = prompt.get("expect")
@@ -184,15 +197,7 @@ class SimDealer:
             self.table.load_shoe(self.cut_from_end)
             self.press("shuffle_ack")
         elif expect == "bets":
-            # The seated players: the holder of the player-dealer position sometimes passes it, a
-            # seat offered it sometimes declines -- but no player breaks the game by declining when
-            # the prompt says every other seat already has (Player-dealer and Deal).
-            buttons = prompt.get("buttons", [])
-            if "pass" in buttons and not prompt.get("pass_breaks_game") and self.pass_probability \
-                    and self.rng.random() < self.pass_probability:
-                self.press("pass")
-            else:
-                self.press("deal")
+            self.press("pass" if self._passes(prompt) else "deal")
         elif expect == "card":
             if self.table.shuffled_waiting():
                 self.table.load_shoe(None)  # shuffled for this round: into the reading shoe, no cut card

@@ -1,0 +1,32 @@
+"""A demo whose table cannot go on says what happened and exits non-zero at once (issue 13: a
+demo whose game broke waited 600 s and exited 1 without a word). Real processes, the demo's own
+broker."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+TABLECTL = [sys.executable, "-m", "controller.cli"]
+
+
+def test_a_demo_whose_game_breaks_says_so_and_exits_1_at_once():
+    """Players who never take the deal: after seat 1's second round the offer goes round the
+    table and the game is broken (Player-dealer and Deal). The demo ends then, long before its
+    rounds or its timeout, naming the alarm."""
+    proc = subprocess.run([*TABLECTL, "demo", "--rounds", "50", "--seed", "4", "--pass-probability", "1",
+                           "--broker", "mosquitto", "--timeout", "120"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("tablectl demo: stopped after 2 of 50 rounds: the table closed itself in round 2: "
+                           "game_broken: the deal went round the table back to seat "), last
+    assert "ALARM critical game_broken" in proc.stdout
+
+
+def test_a_bad_pass_probability_is_refused_naming_it():
+    for bad, why in (("2", "a probability is 0 to 1, not 2"), ("nan", "a probability is 0 to 1, not nan"),
+                     ("often", "not a number: 'often'")):
+        proc = subprocess.run([*TABLECTL, "demo", "--pass-probability", bad], capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 2 and why in proc.stderr, proc.stderr
