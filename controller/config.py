@@ -16,6 +16,7 @@ The broker password never appears in a repr, a log line or an error message
 from __future__ import annotations
 
 import contextlib
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from jsonschema import Draft202012Validator
 
 from controller.config_schema import CONFIG_SCHEMA
 from controller.mqtt_tls import TlsError, tls_context
-from controller.schemas import explain, problems
+from controller.schemas import SECRET_KEYS, dotted, explain, problems
 from drivers.kinds import KINDS
 from games import registry
 from games.options import OptionError
@@ -162,7 +163,9 @@ def parse_config(text: str, source: str = "<config>") -> Config:
 
 def parse_raw(raw: dict[str, Any], source: str = "<config>") -> Config:
     """Check a config already read into a dict (a simulated table's, made from the registry)."""
-    found = problems(_VALIDATOR, raw)
+    bad_numbers = _non_finite(raw)
+    named = tuple(line.split(": ", 1)[0] + ":" for line in bad_numbers)
+    found = bad_numbers + [line for line in problems(_VALIDATOR, raw) if not line.startswith(named)]
     if found:
         raise ConfigError(source, found)
     found = _cross_checks(raw)
@@ -172,6 +175,24 @@ def parse_raw(raw: dict[str, Any], source: str = "<config>") -> Config:
 
 
 _VALIDATOR = Draft202012Validator(CONFIG_SCHEMA)
+
+
+def _non_finite(value: Any, path: tuple[str | int, ...] = ()) -> list[str]:
+    """Every ``nan``, ``inf`` and ``-inf`` anywhere in the config, by its key: TOML has them,
+    and JSON Schema's ``minimum``/``maximum`` let ``nan`` through (every comparison with nan is
+    false), so ``warn_at = nan`` stopped the table at start and ``heartbeat_timeout = nan``
+    stopped the watchdog's pings. One walk covers every number of every section, the game's
+    options and each device kind's settings included; no key takes a non-finite number. (A
+    secret's key is left to the schema, whose message never quotes it.)"""
+    if path and str(path[-1]) in SECRET_KEYS:
+        return []
+    if isinstance(value, float) and not math.isfinite(value):
+        return [f"{dotted(path)}: must be a finite number, not {value!r}"]
+    if isinstance(value, dict):
+        return [line for key, item in value.items() for line in _non_finite(item, (*path, key))]
+    if isinstance(value, list):
+        return [line for i, item in enumerate(value) for line in _non_finite(item, (*path, i))]
+    return []
 
 
 def _cross_checks(raw: dict[str, Any]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,82 @@ def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(tmp_path / "nope.toml")
     assert str(caught.value) == f"{tmp_path / 'nope.toml'}: cannot read: No such file or directory"
+
+
+# -- nan and the infinities (issue 13, defect 10) ---------------------------------------------
+
+def _number_keys(schema: dict, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every key a schema lets be a (non-integer) number, by its path."""
+    found = []
+    for key, sub in schema.get("properties", {}).items():
+        kinds = sub.get("type")
+        if kinds == "number" or (isinstance(kinds, list) and "number" in kinds):
+            found.append((*path, key))
+        found += _number_keys(sub, (*path, key))
+    return found
+
+
+def _float_keys() -> list[tuple[tuple[str, ...], dict]]:
+    """(path, the rest of a config) for every float the config takes: its own sections', each
+    device kind's settings and each game's options, found in the schemas (not listed by hand)."""
+    from controller.config_schema import CONFIG_SCHEMA
+    from drivers.kinds import KINDS
+
+    base = {"table": {"id": "t-1", "game": "baccarat"}}
+    keys = [(path, base) for path in _number_keys(CONFIG_SCHEMA)]
+    for kind, entry in KINDS.items():
+        keys += [(("devices", "dev", *path), {**base, "devices": {"dev": {"kind": kind, "url": "x"}}})
+                 for path in _number_keys(entry.settings)]
+    for name in registry.names():
+        keys += [(("game", *path), {"table": {"id": "t-1", "game": name}})
+                 for path in _number_keys(registry.get(name).options_schema)]
+    return keys
+
+
+FLOAT_KEYS = _float_keys()
+
+
+def test_the_float_keys_are_found_in_the_schemas() -> None:
+    paths = {".".join(path) for path, _ in FLOAT_KEYS}
+    assert {"journal.warn_at", "mqtt.reconnect_max_delay", "gpio.bounce_time",
+            "devices.dev.heartbeat_timeout"} <= paths, paths
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("path, rest", FLOAT_KEYS, ids=[".".join(p) + f"({r['table']['game']})" for p, r in FLOAT_KEYS])
+def test_every_float_key_refuses_nan_and_the_infinities(path: tuple[str, ...], rest: dict, value: float) -> None:
+    """`warn_at = nan` stopped the table at start and `heartbeat_timeout = nan` the watchdog's pings:
+    JSON Schema's minimum and maximum let nan through. Each float key names itself, once."""
+    from controller.config import parse_raw
+
+    raw = json.loads(json.dumps(rest))  # a deep copy
+    node = raw
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    node[path[-1]] = value
+    with pytest.raises(ConfigError) as caught:
+        parse_raw(raw, "t.toml")
+    key = ".".join(path)
+    assert [p for p in caught.value.problems if p.startswith(f"{key}:")] == [
+        f"{key}: must be a finite number, not {value!r}"], caught.value.problems
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("[journal]\nwarn_at = nan", "journal.warn_at: must be a finite number, not nan"),
+    ("[journal]\nwarn_at = +inf", "journal.warn_at: must be a finite number, not inf"),
+    ("[mqtt]\nreconnect_max_delay = -inf", "mqtt.reconnect_max_delay: must be a finite number, not -inf"),
+    ("[game]\nfirst_player_dealer_seat = nan", "game.first_player_dealer_seat: must be a finite number, not nan"),
+])
+def test_toml_nan_and_inf_are_named_with_the_file(line: str, expected: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(with_(line), "t.toml")
+    assert str(caught.value) == f"t.toml: {expected}"
+
+
+def test_a_device_heartbeat_of_nan_is_refused_in_toml() -> None:
+    text = MINIMAL.replace('url = "socket://127.0.0.1:7001"', 'url = "socket://127.0.0.1:7001"\nheartbeat_timeout = nan')
+    assert errors(text) == ["devices.shoe.heartbeat_timeout: must be a finite number, not nan"]
+
+
+def test_a_non_finite_password_is_not_quoted() -> None:
+    assert errors(with_("[mqtt]\npassword = nan")) == ["mqtt.password: must be a string (got hidden)"]
