@@ -3,6 +3,13 @@
 It sees exactly what any subscriber in the pit sees: JSON events from the
 broker, nothing from inside the controller. Callbacks run on paho's network
 thread, so they must hand work off rather than block.
+
+Whatever arrives is untrusted: anyone the broker lets publish on a table's
+topics can send any bytes. paho ends its network thread when a callback
+raises, and the subscriber then stays up but deaf, so no payload and no bug
+in a callback may raise out of here: a payload that is not a JSON object goes
+to ``on_bad`` with the reason, and an exception in a callback is logged and
+counted (:attr:`PitClient.callback_errors`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,11 @@ from controller.mqtt_socket import tcp_no_delay
 
 log = logging.getLogger(__name__)
 
+MAX_PAYLOAD = 256 * 1024
+"""Bytes a message may have to be parsed at all. The controller's largest event is
+``controller.publisher.MAX_EVENT_BYTES`` (60,000), its state and replies are smaller: anything
+far bigger is not the table's, and parsing it would only cost memory and time on paho's thread."""
+
 
 def parse_address(text: str, default_port: int = 1883) -> tuple[str, int]:
     """``HOST:PORT`` or ``HOST`` -> (host, port), with a clear error."""
@@ -36,12 +48,16 @@ class PitClient:
 
     def __init__(self, host: str, port: int, topics: list[str],
                  on_event: Callable[[str, dict], None], *, client_id: str = "",
-                 on_bad: Callable[[str, bytes], None] | None = None,
+                 on_bad: Callable[[str, bytes, str], None] | None = None,
                  username: str | None = None, password: str | None = None,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, max_payload: int = MAX_PAYLOAD) -> None:
         self.topics = topics
         self.on_event = on_event
         self.on_bad = on_bad
+        """Called with the topic, the payload and why, for a payload that is not a JSON object."""
+        self.max_payload = max_payload
+        self.callback_errors = 0
+        """Messages whose callback raised: logged and dropped, and the network thread went on."""
         self.connected = threading.Event()
         self.refused: str | None = None  # the broker's reason, when it refused the connection
         self._answered = threading.Event()  # subscribed, or refused: either way start() knows
@@ -49,6 +65,9 @@ class PitClient:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_socket_open = tcp_no_delay
+        # Belt and braces for the callbacks not guarded below: paho logs the exception and goes on.
+        self.client.suppress_exceptions = True
+        self.client.enable_logger(log)
         if username is not None:
             self.client.username_pw_set(username, password)
         if tls is not None:
@@ -83,10 +102,37 @@ class PitClient:
             client.on_subscribe = lambda *a: (self.connected.set(), self._answered.set())
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+        """Parse and hand on; never raise (paho's thread would end with the exception)."""
         try:
-            payload = json.loads(msg.payload) if msg.payload else {}
-        except (ValueError, UnicodeDecodeError):
-            if self.on_bad:
-                self.on_bad(msg.topic, msg.payload)
-            return
-        self.on_event(msg.topic, payload)
+            payload, why = parse_payload(msg.payload, self.max_payload)
+            if why is not None:
+                if self.on_bad:
+                    self.on_bad(msg.topic, msg.payload, why)
+                return
+            self.on_event(msg.topic, payload)
+        except Exception:
+            self.callback_errors += 1
+            log.exception("pit subscriber: handling a message on %r failed; dropped, still listening",
+                          msg.topic[:200])
+
+
+def parse_payload(payload: bytes, limit: int = MAX_PAYLOAD) -> tuple[dict, str | None]:
+    """A message's payload as a JSON object, or why it is not one (the payload is never echoed:
+    it may be huge, or binary). An empty payload (a retained message cleared) is ``{}``."""
+    if len(payload) > limit:
+        return {}, f"payload too large: {len(payload)} bytes, at most {limit}"
+    try:
+        value = json.loads(payload) if payload else {}
+    except UnicodeDecodeError as exc:
+        return {}, f"not UTF-8 ({exc.reason} at byte {exc.start})"
+    except ValueError as exc:  # json.JSONDecodeError says where
+        return {}, f"not JSON: {exc}"
+    except RecursionError:  # a few thousand brackets exhaust the parser's stack
+        return {}, "not JSON this side can read: nested too deeply"
+    if not isinstance(value, dict):
+        return {}, f"not a JSON object but {_JSON_TYPES.get(type(value), type(value).__name__)}"
+    return value, None
+
+
+_JSON_TYPES = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "true or false",
+               type(None): "null"}
