@@ -61,12 +61,25 @@ class SeqTracker:
         return sum(hi - lo + 1 for t in tables for lo, hi in self._missing.get(t, []))
 
     def take_gaps(self) -> list[tuple[str, int, int]]:
-        """Gaps found since the last call, as ``(table, first, last)``, each at
-        most :data:`REPLAY_LIMIT` long: one ``cmd/replay`` each."""
-        out = [(t, lo, min(lo + REPLAY_LIMIT - 1, hi)) for t, first, hi in self._new
-               for lo in range(first, hi + 1, REPLAY_LIMIT)]
-        self._new.clear()
+        """Gaps found since the last call, as ``(table, first, last)``, whole: how much of
+        each to ask for, and in which requests, is the asker's (controller.watch), which
+        knows its limits. (Split here, a gap of 1e9 seqs was 100,000 tuples.)"""
+        out, self._new = self._new, []
         return out
+
+    def missing_in(self, table: str, lo: int, hi: int) -> tuple[int, int] | None:
+        """The first and the last seq still missing in ``lo..hi``, or None when nothing
+        is: a replay request is cut down to what has not arrived meanwhile."""
+        inside = [(max(a, lo), min(b, hi)) for a, b in self._missing.get(table, []) if a <= hi and b >= lo]
+        return (min(a for a, _ in inside), max(b for _, b in inside)) if inside else None
+
+    def forget(self, table: str) -> None:
+        """Start ``table`` afresh: its next event is taken as it comes, nothing is missing.
+        For a table whose own word (its status or state) shows that what was tracked was
+        not its sequence (an event with a seq it never reached got through)."""
+        self.last.pop(table, None)
+        self._missing.pop(table, None)
+        self._new = [g for g in self._new if g[0] != table]
 
     def _fill(self, table: str, seq: int) -> bool:
         ranges = self._missing.get(table, [])

@@ -19,15 +19,42 @@ def test_seq_tracker_counts_duplicates_and_gaps_per_table():
     assert t.accept("a", 4) and t.missing() == 0
 
 
-def test_a_long_gap_is_asked_for_in_replays_of_at_most_the_limit():
+def test_a_long_gap_is_handed_over_whole_and_fills_split_it():
+    """How much of a gap to ask for, and in which requests, is the asker's (controller.watch):
+    split here, a gap of 1e9 seqs was 100,000 tuples."""
     t = SeqTracker()
     t.accept("a", 1)
     t.accept("a", 25_002)  # 2 .. 25001 missing: 25,000 seqs
-    assert t.take_gaps() == [("a", 2, 10_001), ("a", 10_002, 20_001), ("a", 20_002, 25_001)]
+    assert t.take_gaps() == [("a", 2, 25_001)]
+    t.accept("b", 1)
+    t.accept("b", 10**9)
+    assert t.take_gaps() == [("b", 2, 10**9 - 1)]
     # a fill in the middle splits the range
     assert t.accept("a", 500) and t.missing("a") == 24_999
     assert t.accept("a", 499) and t.accept("a", 501) and not t.accept("a", 500)
     assert t.missing("a") == 24_997
+
+
+def test_missing_in_is_what_a_replay_request_still_needs():
+    t = SeqTracker()
+    for seq in (1, 10, 3, 20):     # missing: 2, 4-9, 11-19
+        t.accept("a", seq)
+    assert t.missing_in("a", 1, 10) == (2, 9)
+    assert t.missing_in("a", 5, 12) == (5, 12)
+    assert t.missing_in("a", 3, 3) is None and t.missing_in("a", 20, 30) is None
+    assert t.missing_in("b", 1, 100) is None
+
+
+def test_forget_starts_a_table_afresh():
+    t = SeqTracker()
+    t.accept("a", 1)
+    t.accept("a", 50_000)          # a seq the table never reached
+    t.accept("b", 1)
+    t.accept("b", 3)
+    t.forget("a")
+    assert t.take_gaps() == [("b", 2, 2)]      # a's gap is not asked for any more
+    assert t.missing("a") == 0 and t.accept("a", 2) and t.accept("a", 3)   # a's own seqs are new again
+    assert t.missing("b") == 1
 
 
 def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():

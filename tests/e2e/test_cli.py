@@ -133,6 +133,8 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
         assert any("round 1: player-dealer seat" in line for line in seen), "the replayed start of the shoe"
         late.send_signal(signal.SIGTERM)
         out, _ = late.communicate(timeout=15)
+        # watch checks every status, state, event and reply against its schema: a real table's all pass
+        assert not [line for line in seen + out.splitlines() if line.startswith("BAD ")], out[-500:]
         summary = re.search(r"watch: 1 tables; (\d+) seqs found missing, (\d+) of them filled later, "
                             r"0 still missing", out)
         assert summary and summary.group(1) == summary.group(2) == gap.group(1), out[-500:]
