@@ -39,6 +39,12 @@ class Request:
     args: dict[str, Any] = field(default_factory=dict)
 
 
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (RFC 8259), though Python's decoder takes them: refused, so
+    that no command puts a value in an event that a pit's JSON parser cannot read."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[str, Any]] | None = None) -> Request:
     """Check a command; raise :class:`CommandError` naming the problem. ``game``: the commands the
     table's game adds (games.registry ``commands``), each name with the JSON Schema of its payload."""
@@ -49,9 +55,15 @@ def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[
         raise CommandError(f"payload too large: {len(command.payload)} bytes, at most {PAYLOAD_LIMIT}")
     try:
         text = command.payload.decode("utf-8")
-        payload = json.loads(text) if text.strip() else {}
+        payload = json.loads(text, parse_constant=_no_constant) if text.strip() else {}
+        # A \ud800 escape is valid JSON and a lone surrogate in Python: text no UTF-8 encoder (the
+        # journal's, paho's) can write. Found by a flood of random commands; it stopped the table.
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
     except UnicodeDecodeError as exc:
         raise CommandError(f"malformed payload: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except UnicodeEncodeError as exc:
+        raise CommandError(f"malformed JSON: a \\u escape of a lone surrogate (U+{ord(exc.object[exc.start]):04X}) "
+                           "is not a character") from None
     except ValueError as exc:  # json.JSONDecodeError: says where, never echoes the payload
         raise CommandError(f"malformed JSON: {exc}") from None
     except RecursionError:  # 2,000 brackets fit in the payload limit and exhaust the parser's stack

@@ -704,3 +704,19 @@ def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order
     while seqs[-1] < last and time.monotonic() < deadline:
         seqs = sorted({*seqs, *(m.json()["seq"] for m in h.pit.drain() if "/event/" in m.topic)})
     assert seqs == list(range(1, last + 1)), "every event, none lost"
+
+
+@pytest.mark.parametrize("payload, error", [
+    (b'{"id": "s", "reason": "\\ud800", "by": "pit"}',
+     "malformed JSON: a \\u escape of a lone surrogate (U+D800) is not a character"),
+    (b'{"id": "\\udfff"}', "malformed JSON: a \\u escape of a lone surrogate (U+DFFF) is not a character"),
+    (b'{"id": "n", "from": NaN, "to": 3}', "malformed JSON: NaN is not a JSON number"),
+    (b'{"id": "i", "from": 1, "to": Infinity}', "malformed JSON: Infinity is not a JSON number"),
+])
+def test_json_that_no_encoder_can_write_back_is_a_malformed_command(make_table, payload, error) -> None:
+    """Found by the flood of random commands (tests/e2e/test_command_flood.py): a void whose reason
+    was the escape \\ud800 made an event the journal could not encode, and the table stopped."""
+    h = make_table()
+    reply = h.command("void" if b"reason" in payload else "replay", payload)
+    assert reply["ok"] is False and reply["error"] == error
+    assert h.command("open", {"id": "still-here"})["ok"] and h.table.health().running
