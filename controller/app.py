@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from controller.config import Config
 from controller.instance_lock import InstanceLock
 from controller.journal import Journal
+from controller.journal_check import lock_fault, prepare_directory
 from controller.publisher import Publisher
 from controller.table import Health, Table
 from drivers.gpio import TableGpio
@@ -49,8 +50,11 @@ def use_pin_factory(name: str) -> None:
 def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
                      on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> Controller:
     inbox: queue.Queue = queue.Queue()
-    cfg.journal.path.parent.mkdir(parents=True, exist_ok=True)
-    lock = InstanceLock(cfg.journal.path, cfg.table.id).acquire()  # TableLocked: another controller has it
+    prepare_directory(cfg.journal.path)  # JournalError: a journal path no table can write
+    try:
+        lock = InstanceLock(cfg.journal.path, cfg.table.id).acquire()  # TableLocked: another controller has it
+    except OSError as exc:
+        raise lock_fault(cfg.journal.path, exc) from None
     try:
         journal = Journal(cfg.journal.path, cfg.table.id)
         publisher = Publisher(cfg.mqtt, cfg.table.id, inbox, game=cfg.table.game)

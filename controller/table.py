@@ -60,6 +60,7 @@ from controller.commands import CommandError, Request, parse
 from controller.config import Config, ConfigError
 from controller.inbox import Acked, Command, Connected, Disconnected, Stop
 from controller.journal import Event, Journal, Pending
+from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
 from drivers.events import (
     ButtonPressed,
@@ -109,6 +110,12 @@ class Lights(Protocol):
     """``drivers.gpio.TableGpio`` as the table uses it."""
 
     def show(self, lights: Mapping[str, Any]) -> list[str] | None: ...
+
+
+def _alarm_data(code: str, severity: str, message: str, action: str) -> dict[str, Any]:
+    """An ``alarm`` event's data for an alarm of the controller's own (no card involved)."""
+    return {"code": code, "severity": severity, "message": message, "card": None,
+            "expected": None, "missing": [], "extra": [], "action": action}
 
 
 def build_machine(config: Config, emit: Emit, first_round: int = 1) -> Machine:
@@ -254,6 +261,7 @@ class Table:
         self._held_deal = False  # a deal was refused during the hold: prompt again when it lifts
         self._autostart = False  # table.autostart, until every device has said hello
         self._autostart_logged = False
+        self._damaged_told: set[int] = set()  # damaged journal rows already raised as an alarm
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -267,6 +275,8 @@ class Table:
         """Block until the table is READY; raise if it failed to start."""
         if not self.ready.wait(timeout):
             raise TimeoutError(f"table {self.config.table.id} not ready within {timeout} s")
+        if isinstance(self.error, JournalError):
+            raise self.error  # its own line names the file, the fault and what to do (tablectl exits 2)
         if self.error is not None:
             raise RuntimeError(f"table {self.config.table.id} failed to start: {self.error}") from self.error
 
@@ -293,8 +303,9 @@ class Table:
                 self.on_ready()
             self._loop()
         except BaseException as exc:  # the journal failed: nothing may be published unjournaled
-            self.error = exc
-            log.critical("table %s stopped: %s", self.config.table.id, exc, exc_info=True)
+            fault = fault_of(exc, self.journal.path)  # a damaged or read-only journal: no restart fixes it
+            self.error = fault or exc
+            log.critical("table %s stopped: %s", self.config.table.id, self.error, exc_info=fault is None)
         finally:
             self.ready.set()
             self._shutdown()
@@ -312,8 +323,11 @@ class Table:
 
     def _startup(self) -> None:
         birth = self.journal.next_birth()
+        self._journal_notices()
         self._void_interrupted_round()
-        first_round = (self.journal.last_round() or 0) + 1
+        restarted = self.journal.meta("restarted")
+        before = restarted.get("last_round") if isinstance(restarted, dict) else None
+        first_round = max(self.journal.last_round() or 0, before if isinstance(before, int) else 0) + 1
         self.machine = self.machine_factory(self.config, self._emit, first_round)
         self._restore_machine()
         self.publisher.start(birth)
@@ -359,7 +373,7 @@ class Table:
                         self._marks_due = time.monotonic() + MARK_DELAY
                 self._pump()
                 self._pay_state()
-                if self._filling:  # the backlog shrinks: the alarm re-arms, the hold may lift
+                if self._filling or self._pending:  # the backlog shrinks: the alarm re-arms, the hold may lift
                     self._flush()
             for item in batch:
                 if isinstance(item, Stop):
@@ -446,6 +460,8 @@ class Table:
         for command, reply in self._replies:
             self.publisher.reply(command, **reply)  # queued by paho until connected
         self._replies.clear()
+        if self._pending:  # an alarm raised while publishing (a damaged row in the backlog): journal it now
+            self._flush()
 
     # -- device events ---------------------------------------------------------
 
@@ -611,6 +627,7 @@ class Table:
             if room <= 0:
                 return
             batch = self.journal.undelivered(after_seq=self._cursor, limit=min(room, DRAIN_BATCH))
+            self._report_damaged()
             if not batch:
                 self._draining = False
                 if self._drained:
@@ -628,8 +645,9 @@ class Table:
             if room <= 0:
                 return
             span = self._replays[0]
-            batch = self.journal.events(after_seq=span[0] - 1, limit=min(room, DRAIN_BATCH, span[1] - span[0] + 1))
-            batch = [e for e in batch if e.seq <= span[1]]  # rows pruned from the journal leave holes
+            batch = self.journal.events(after_seq=span[0] - 1, limit=min(room, DRAIN_BATCH, span[1] - span[0] + 1),
+                                        until=span[1])  # rows pruned from the journal leave holes
+            self._report_damaged()
             for event in batch:
                 self.publisher.publish_event(event)
             span[0] = batch[-1].seq + 1 if batch else span[1] + 1
@@ -757,8 +775,52 @@ class Table:
         self._pending.append(Pending(kind, rnd, data, time.time()))
 
     def _alarm(self, code: str, severity: str, message: str, action: str) -> None:
-        self._emit("alarm", {"code": code, "severity": severity, "message": message, "card": None,
-                             "expected": None, "missing": [], "extra": [], "action": action})
+        self._emit("alarm", _alarm_data(code, severity, message, action))
+
+    def _journal_notices(self) -> None:
+        """At start, before anything else is journaled: a journal started anew by `tablectl
+        journal new` (its first start) and ``meta`` values that were damaged and ignored."""
+        notes: list[Pending] = []
+        restarted = self.journal.meta("restarted")
+        if isinstance(restarted, dict) and self.journal.empty:
+            old, last = restarted.get("from"), restarted.get("last_seq")
+            numbering = (f"seq goes on from {self.journal.next_seq}" if isinstance(last, int)
+                         and self.journal.next_seq == last + 1 else f"seq starts again at {self.journal.next_seq}")
+            message = (f"the journal was started anew by tablectl journal new at {restarted.get('at')}: "
+                       f"{numbering}; events up to seq {last if isinstance(last, int) else 'unknown'} are in the old "
+                       f"journal, kept at {old}, and can no longer be replayed")
+            log.warning("%s", message)
+            notes.append(Pending("alarm", None, _alarm_data(
+                "journal_restarted", "critical", message,
+                "pit: a subscriber that de-duplicates by seq must start this table's count afresh if seq starts "
+                "again; archive the old journal from the controller (docs/operations.md, 'A damaged journal')"),
+                time.time()))
+        if self.journal.damaged_meta:
+            damaged = self.journal.damaged_meta
+            message = (f"the journal's meta value{'s' if len(damaged) > 1 else ''} "
+                       f"{', '.join(sorted(damaged))} could not be read and "
+                       f"{'were' if len(damaged) > 1 else 'was'} ignored: "
+                       + "; ".join(f"{k}: {why}" for k, why in sorted(damaged.items())))
+            log.warning("%s", message)
+            notes.append(Pending("alarm", None, _alarm_data(
+                "journal_meta_damaged", "warning", message[:500],
+                "what it kept starts afresh (the player-dealer rotation: check who banked the last rounds); "
+                "the table writes a good value in its place"), time.time()))
+        if notes:
+            self._tell(self.journal.append_many(notes))
+
+    def _report_damaged(self) -> None:
+        """Rows the journal could not read while draining or replaying: one alarm per seq per
+        process (a drain quarantines the row, so a restart does not find it again)."""
+        for seq, why in self.journal.take_damaged():
+            if seq in self._damaged_told:
+                continue
+            self._damaged_told.add(seq)
+            self._alarm("journal_row_damaged", "critical",
+                        f"event seq {seq} cannot be read from the journal ({why}): it is not published; "
+                        f"the table goes on and the journal keeps the row",
+                        f"pit: seq {seq} stays a gap; read the row from the journal "
+                        f"(docs/operations.md, 'A damaged journal') and run tablectl journal check")
 
     def _void_interrupted_round(self) -> None:
         state, rnd = self.journal.meta("state"), self.journal.meta("round")

@@ -127,6 +127,19 @@ def test_controller_unit_carries_the_operations_contract() -> None:
     assert set(one["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}
 
 
+def test_a_journal_no_restart_can_fix_exits_with_the_status_systemd_does_not_restart(tmp_path: Path) -> None:
+    """A damaged journal used to exit 1, which Restart=always retried for ever: it exits with
+    the status of RestartPreventExitStatus=, one line naming the file and what to do."""
+    prevent = {k: v for k, v in _unit("tablectl@.service")["Service"]}["RestartPreventExitStatus"].split()
+    journal = tmp_path / "journal.db"
+    journal.write_bytes(b"SQLite format 3\0" + os.urandom(4080))  # a header, then garbage
+    config = sim_config_file(tmp_path, 1)
+    proc = subprocess.run([*TABLECTL, "run", "--config", str(config)], capture_output=True, text=True, timeout=60)
+    assert str(proc.returncode) in prevent, proc.stderr
+    assert proc.stderr.startswith(f"tablectl: {journal}: is damaged") and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"tablectl journal new --config {config}" in proc.stderr
+
+
 def test_sim_unit_runs_the_simulator_without_hardware() -> None:
     unit = _unit("tablectl-sim@.service")
     one = {k: v for k, v in unit["Service"]}

@@ -166,14 +166,18 @@ def test_prune_keeps_days_and_the_outbox(tmp_path, broker):
     import sqlite3
     import time
 
+    from scripted_clock import ScriptedClock
+
     from controller.journal import Journal, Pending
 
     config = sim_config_file(tmp_path, broker.port)
     db = tmp_path / "journal.db"
-    journal = Journal(db, "bac-sim-01")
     now = time.time()
-    journal.append_many([Pending("table", None, {"status": "open"}, now - 40 * 86400 + i) for i in range(6)]
-                        + [Pending("table", None, {"status": "closed"}, now - 3600)])
+    clock = ScriptedClock(now - 40 * 86400)  # the journal received these 40 days ago (ts alone proves nothing)
+    journal = Journal(db, "bac-sim-01", clock=clock)
+    journal.append_many([Pending("table", None, {"status": "open"}, now - 40 * 86400 + i) for i in range(6)])
+    clock.run(40 * 86400 - 3600)
+    journal.append_many([Pending("table", None, {"status": "closed"}, now - 3600)])
     journal.mark_delivered([1, 2, 3, 4, 5, 7])  # 6 is old but unacknowledged
     journal.close()
     dry = subprocess.run([*TABLECTL, "prune", "--config", str(config), "--keep-days", "30", "--dry-run"],
