@@ -32,6 +32,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,15 +53,21 @@ class ClockReading:
     boot: str
 
 
+@cache
+def boot_id() -> str:
+    """The kernel's id of this boot, read once (it cannot change while a process runs: the
+    journal stamps every commit, and a file read per commit would be on the event path).
+    Without one, the monotonic clock is trusted within this process only."""
+    try:
+        return BOOT_ID.read_text().strip()
+    except OSError:
+        return f"process-{os.getpid()}-{time.monotonic_ns()}"
+
+
 def system_clock() -> ClockReading:
     """``time.time()``, ``time.monotonic()`` (CLOCK_MONOTONIC on Linux: one clock for every
-    process of a boot) and the kernel's boot id. Without a boot id the monotonic clock is
-    trusted within this process only."""
-    try:
-        boot = BOOT_ID.read_text().strip()
-    except OSError:
-        boot = f"process-{os.getpid()}-{time.monotonic_ns()}"
-    return ClockReading(time.time(), time.monotonic(), boot)
+    process of a boot) and :func:`boot_id`."""
+    return ClockReading(time.time(), time.monotonic(), boot_id())
 
 
 Clock = Callable[[], ClockReading]
