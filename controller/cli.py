@@ -36,10 +36,6 @@ SIM_CONFIG_DIR = Path(__file__).resolve().parent / "data"
 """The simulated tables' example configs, shipped in the package (config/ links to them): sim and
 bench work from an installed wheel too, not only from a checkout."""
 
-SIM_PINS = (5, 6, 13, 19, 12, 16, 20, 21, 17, 27, 22, 23, 24, 25, 26, 4, 2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 0, 1)
-"""BCM pins the demo's mock GPIO hands out, in the order the example baccarat config uses them."""
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if getattr(args, "debug", False) else logging.WARNING,
@@ -182,40 +178,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
 # -- demo ----------------------------------------------------------------------
 
 def sim_table_config(game: str, options: Mapping[str, Any] | None = None) -> Config:
-    """A simulated table of ``game``, from the registry alone: its device roles with their
-    first kind, its buttons and light groups on mock GPIO pins, the demo's seats and options
-    (``options`` overrides some of them). Checked like any config, so the demo deals exactly
-    what a config file would."""
-    entry = registry.get(game)
-    pins = iter(SIM_PINS)
-    seats = entry.demo.get("seats", entry.seats[1])
-    section = {**entry.demo.get("game", {}), **(options or {})}
-    gpio: dict = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
-                  "seat_lights": {}, "seat_buttons": {}}
-    for name in entry.buttons:
-        gpio["buttons"][name] = next(pins)
-    for name in entry.buttons:
-        gpio["button_leds"][name] = next(pins)
-    # Seat buttons before lights: the dealer presses them; a light without a pin is only a warning.
-    for name in entry.seat_buttons:
-        gpio["seat_buttons"][name] = {str(s): next(pins) for s in range(1, seats + 1)}
-    for group in entry.light_groups:
-        group_pins = {}
-        for s in range(1, seats + 1):
-            pin = next(pins, None)
-            if pin is not None:
-                group_pins[str(s)] = pin
-        gpio["seat_lights"][group] = group_pins
-    roles = entry.roles_with(entry.load_options(section, seats))
-    slug = game.replace("_", "-")
-    raw = {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},
-           "game": section,
-           "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
-           "journal": {"path": f"var/{slug}-sim-01.db"},
-           "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}
-                       for role, r in roles.items()},
-           "gpio": gpio, "dealer": {"remote_buttons": True}}
-    return parse_raw(raw, f"<simulated {game} table>")
+    """A simulated table of ``game``, from the registry alone (hw_sim.table_config builds the
+    raw config: the game's device roles with their first kind, its buttons and light groups on
+    mock GPIO pins, the demo's seats and options, ``options`` overriding some of them). Checked
+    like any config, so the demo deals exactly what a config file would."""
+    from hw_sim.table_config import sim_table_raw
+
+    return parse_raw(sim_table_raw(game, options), f"<simulated {game} table>")
 
 
 def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is imported here only)

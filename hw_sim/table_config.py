@@ -1,0 +1,65 @@
+"""A simulated table's config, from the game registry alone, as a plain dict.
+
+The demo (through ``controller.cli.sim_table_config``, which checks the dict
+like any config file) and the benchmark (``hw_sim.bench``, which writes it
+as TOML for a ``tablectl run`` in another process) build their tables here,
+so a new game in the registry is a simulated table at once. Nothing here
+knows a controller type (DESIGN.md, import rule): the dict is what a config
+file would hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games import registry
+from games.decks import DeckSpec
+
+SIM_PINS = (5, 6, 13, 19, 12, 16, 20, 21, 17, 27, 22, 23, 24, 25, 26, 4, 2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 0, 1)
+"""BCM pins the simulated table's mock GPIO hands out, in the order the example baccarat config uses them."""
+
+
+def sim_table_raw(game: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The raw config of a simulated table of ``game``: its device roles with their first kind,
+    its buttons and light groups on mock GPIO pins, the demo's seats and options (``options``
+    overrides some of them), remote buttons for a dealer in another process. Not checked here:
+    the controller checks it (``parse_raw``) as it checks a file."""
+    entry = registry.get(game)
+    pins = iter(SIM_PINS)
+    seats = entry.demo.get("seats", entry.seats[1])
+    section = {**entry.demo.get("game", {}), **(options or {})}
+    gpio: dict[str, Any] = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
+                            "seat_lights": {}, "seat_buttons": {}}
+    for name in entry.buttons:
+        gpio["buttons"][name] = next(pins)
+    for name in entry.buttons:
+        gpio["button_leds"][name] = next(pins)
+    # Seat buttons before lights: the dealer presses them; a light without a pin is only a warning.
+    for name in entry.seat_buttons:
+        gpio["seat_buttons"][name] = {str(s): next(pins) for s in range(1, seats + 1)}
+    for group in entry.light_groups:
+        group_pins = {}
+        for s in range(1, seats + 1):
+            pin = next(pins, None)
+            if pin is not None:
+                group_pins[str(s)] = pin
+        gpio["seat_lights"][group] = group_pins
+    roles = entry.roles_with(entry.load_options(section, seats))
+    slug = game.replace("_", "-")
+    return {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},
+            "game": section,
+            "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
+            "journal": {"path": f"var/{slug}-sim-01.db"},
+            "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}
+                        for role, r in roles.items()},
+            "gpio": gpio, "dealer": {"remote_buttons": True}}
+
+
+def deck_and_kinds(raw: Mapping[str, Any]) -> tuple[DeckSpec, dict[str, str]]:
+    """What a :class:`hw_sim.rig.SimRig` needs of a raw table config: the game's deck spec for
+    its ``[game]`` options and seats, and each device's kind by its name (role)."""
+    table = raw["table"]
+    entry = registry.get(table["game"])
+    spec = entry.deck(entry.load_options(raw.get("game", {}), table["seats"]))
+    return spec, {name: dev["kind"] for name, dev in raw.get("devices", {}).items()}
