@@ -74,7 +74,6 @@ from controller.bench_report import (
     table_text,
 )
 from controller.bench_workers import add_worker_arguments
-from controller.broker import LocalBroker
 from controller.config import load_config
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "baccarat-sim.toml"  # shipped in the package
@@ -295,6 +294,8 @@ class Bench:
         self.tmp = tmp
         self.journal_dir = args.journal_dir or tmp / "journals"
         self.journal_dir.mkdir(parents=True, exist_ok=True)
+        from hw_sim.broker import LocalBroker
+
         self.broker = LocalBroker(prefer="mosquitto")
         self.workers: list[Worker] = []
         self.notes: list[str] = []

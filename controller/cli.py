@@ -20,7 +20,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.broker import LocalBroker
 from controller.config import Config, ConfigError, load_config, parse_raw
 from controller.demo_end import DemoEnd
 from controller.instance_lock import TableLocked
@@ -197,6 +196,7 @@ def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is impor
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.app import build_controller, mock_press
+    from hw_sim.broker import LocalBroker
 
     with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
             tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:

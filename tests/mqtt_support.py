@@ -25,7 +25,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.broker import free_port, mosquitto_path, wait_for_port
+from hw_sim.broker import free_port, mosquitto_path, wait_for_port
 
 WAIT = 10.0
 """Seconds a test waits for something that should come at once: generous for a loaded CI machine."""

@@ -15,7 +15,7 @@ from numbers import Real
 
 import pytest
 
-from controller.broker import mosquitto_path
+from hw_sim.broker import mosquitto_path
 
 pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed")
 

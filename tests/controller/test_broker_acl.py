@@ -23,7 +23,7 @@ import pytest
 from mqtt_support import WAIT, RunningBroker, Subscriber
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.broker import free_port
+from hw_sim.broker import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = {"bac-01": "pw-table", "bac-02": "pw-other", "pit-view": "pw-view", "pit-view-2": "pw-view-2",

@@ -27,11 +27,11 @@ import pytest
 from mqtt_support import WAIT, RunningBroker, running_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.broker import free_port, wait_for_port
 from controller.config import ConfigError, MqttSection, parse_config
 from controller.inbox import Connected
 from controller.mqtt_tls import tls_context
 from controller.publisher import Publisher
+from hw_sim.broker import free_port, wait_for_port
 
 
 @dataclass

@@ -1,8 +1,11 @@
 """A broker of the demo's own: Mosquitto when installed, else embedded amqtt.
 
-Production tables use a real broker (DESIGN.md, MQTT); the demo and the
-benchmarks start one so that a newcomer needs nothing running first. The
-port is chosen free on loopback and the broker listens on 127.0.0.1 only.
+Production tables use a real broker (DESIGN.md, MQTT); the demo, the
+benchmark (hw_sim.bench) and the tests start one so that a newcomer needs
+nothing running first. The port is chosen free on loopback and the broker
+listens on 127.0.0.1 only. It is part of the simulated world around a table,
+not of the daemon, which only ever connects to a broker it is given: so it
+lives in hw_sim, and `tablectl demo` imports it only when it runs.
 """
 
 from __future__ import annotations
