@@ -62,6 +62,7 @@ from controller.inbox import Acked, Command, Connected, Disconnected, Stop
 from controller.journal import Event, Journal, Pending
 from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
+from controller.secrecy import LineErrorGate
 from drivers.events import (
     ButtonPressed,
     CardCount,
@@ -262,6 +263,7 @@ class Table:
         self._autostart = False  # table.autostart, until every device has said hello
         self._autostart_logged = False
         self._damaged_told: set[int] = set()  # damaged journal rows already raised as an alarm
+        self._line_errors = LineErrorGate()  # no published figure depends on a face-down card
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -475,7 +477,8 @@ class Table:
                 self._press(button, seat)
                 return
             case FramesDropped(device=device, counts=counts):
-                self._emit("line_errors", {"device": device, "dropped": dict(counts)})
+                for data in self._line_errors.dropped(device, counts):  # held while a face-down card is out
+                    self._emit("line_errors", data)
                 return
             case DeviceFault(device=device, code=code, detail=detail):
                 self._device_status(device, "fault", code, detail)
@@ -773,6 +776,9 @@ class Table:
         if not isinstance(rnd, int) or isinstance(rnd, bool):
             rnd = self.machine.round if self.machine is not None else None
         self._pending.append(Pending(kind, rnd, data, time.time()))
+        if kind != "line_errors":
+            for released in self._line_errors.observe(kind, data):  # counts the reveal made public
+                self._emit("line_errors", released)
 
     def _alarm(self, code: str, severity: str, message: str, action: str) -> None:
         self._emit("alarm", _alarm_data(code, severity, message, action))
