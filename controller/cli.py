@@ -1,8 +1,8 @@
 """`tablectl`: the daemon, the simulator, the pit's terminal view and the demo.
 
-Only this module (and the benchmarks) may import hw_sim, and only inside the
-functions that need it (DESIGN.md, import rule): a production table never
-loads the simulator.
+Only this module may import hw_sim, and only inside the functions that need
+it (DESIGN.md, import rule): a production table never loads the simulator,
+the demo's broker (hw_sim.broker) or the benchmark (hw_sim.bench).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.config import Config, ConfigError, load_config, parse_raw
 from controller.demo_end import DemoEnd
-from controller.instance_lock import TableLocked
+from controller.instance_lock import AnotherController, TableLocked
 from controller.journal_check import JournalError
 from controller.pit_client import PitClient
 from controller.pitview import PitView
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from controller.table import Health
 
 SIM_CONFIG_DIR = Path(__file__).resolve().parent / "data"
-"""The simulated tables' example configs, shipped in the package (config/ links to them): sim and
-bench work from an installed wheel too, not only from a checkout."""
+"""The simulated table's example config, shipped in the package (config/ links to it), so the
+example of `tablectl sim` works from an installed wheel too, not only from a checkout."""
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -121,10 +121,9 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--json", action="store_true", help="the figures as JSON")
     o.set_defaults(func=cmd_odds)
 
-    from controller import bench  # no hw_sim at import: only its simulator workers load it
     b = sub.add_parser("bench", help="what the controller costs and how fast it is, against baselines")
-    bench.add_arguments(b)
-    b.set_defaults(func=bench.run)
+    _bench_arguments(b)
+    b.set_defaults(func=cmd_bench)
     return p
 
 
@@ -286,6 +285,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     controller.stop()
     if isinstance(controller.table.error, JournalError):  # damaged or read-only while running: no restart fixes it
         print(f"tablectl: {controller.table.error.explain(args.config)}", file=sys.stderr)
+        return 2
+    if isinstance(controller.table.error, AnotherController):  # a restart would only take the table over again
+        print(f"tablectl: {controller.table.error}", file=sys.stderr)
         return 2
     return 1 if controller.table.error else 0
 
@@ -486,6 +488,53 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
         print("tablectl journal new: WARNING: seq starts again at 1: subscribers that drop duplicates by seq "
               "must forget this table's seqs (the table's journal_restarted alarm tells the pit)", file=sys.stderr)
     return 0
+
+
+# -- bench ---------------------------------------------------------------------
+
+BENCH_PHASES = ("latency", "throughput", "tables", "footprint")
+"""The benchmark's parts, in the order it runs them (hw_sim.bench.harness.PHASES)."""
+
+
+def _bench_arguments(p: argparse.ArgumentParser) -> None:
+    """`tablectl bench`'s arguments, here so that building the parser (for ``run`` too) loads
+    nothing of the benchmark: hw_sim.bench is imported only when the command runs."""
+    p.add_argument("--cards", type=int, default=2000, help="cards for the latency figure (default 2000)")
+    p.add_argument("--rounds", type=int, default=1000, help="rounds for the throughput figure (default 1000)")
+    p.add_argument("--tables", default="1,8,32", help="table counts for the many-tables figure (default 1,8,32)")
+    p.add_argument("--pace", type=float, default=0.05,
+                   help="seconds the simulated dealer takes per action in the latency run (default 0.05)")
+    p.add_argument("--tables-pace", type=float, default=0.2,
+                   help="seconds per dealer action at each of the many tables (default 0.2)")
+    p.add_argument("--tables-seconds", type=float, default=20.0,
+                   help="how long the many tables deal, once all are dealing (default 20)")
+    p.add_argument("--idle-seconds", type=float, default=10.0, help="the idle-CPU window (default 10)")
+    p.add_argument("--bare-events", type=int, default=20000,
+                   help="frames through the bare pipeline at full speed (default 20000)")
+    p.add_argument("--footprint-rounds", type=int, default=200,
+                   help="rounds dealt at full speed before the idle and RSS figures (default 200)")
+    p.add_argument("--journal-dir", type=Path, default=None,
+                   help="where the journals go: the disk the table's journal lives on (default: the temp dir)")
+    p.add_argument("--parallel", type=int, default=4,
+                   help="tables dealing flat out at once for the capacity figure (default 4; 0 or 1: skip)")
+    p.add_argument("--parallel-seconds", type=float, default=10.0, help="how long they deal (default 10)")
+    p.add_argument("--no-tmpfs-baseline", action="store_true",
+                   help="skip the throughput run with the journal on tmpfs")
+    p.add_argument("--only", default=",".join(BENCH_PHASES), help=f"a comma list of {', '.join(BENCH_PHASES)}")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
+    p.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
+    p.add_argument("--smoke", action="store_true",
+                   help="tiny counts (CI): checks that every figure is produced; the numbers mean nothing")
+    p.add_argument("--keep", action="store_true", help="keep the work directory (worker logs, journals)")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """The benchmark is a tool in hw_sim (hw_sim/bench/): it drives the simulated table and times
+    this daemon from outside, as child processes (``controller.cli run``), importing nothing of it."""
+    from hw_sim.bench.harness import run
+
+    return run(args)
 
 
 if __name__ == "__main__":

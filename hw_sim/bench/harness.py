@@ -2,11 +2,11 @@
 figure beside a baseline measured in the same run.
 
 Every part runs as its own process, as on a Pi at a table: a Mosquitto
-broker, the controller (``tablectl run``, the production daemon, unchanged),
-the simulated shoe, shuffler and dealer (``python -m controller.bench worker
-sim``, the same SimRig as ``tablectl sim``), and a pit subscriber. All
-timestamps are CLOCK_MONOTONIC (``time.monotonic_ns()``), which every
-process on the machine shares.
+broker, the controller (``python -m controller.cli run``, the production
+daemon, unchanged), the simulated shoe, shuffler and dealer (``python -m
+hw_sim.bench worker sim``, the same SimRig as ``tablectl sim``), and a pit
+subscriber. All timestamps are CLOCK_MONOTONIC (``time.monotonic_ns()``),
+which every process on the machine shares.
 
 1. latency: the simulated shoe timestamps each card frame when the write of
    its last byte returns; the subscriber timestamps each ``card`` event as it
@@ -25,9 +25,13 @@ process on the machine shares.
    start to READY (the systemd ``READY=1`` datagram, through NOTIFY_SOCKET).
    Baseline: the bare pipeline's reader process, measured alongside.
 
-This module is the only one besides controller/cli.py that may import
-hw_sim, and only inside the functions that run the simulator (DESIGN.md).
-The benchmark is a tool, not a test: ``--smoke`` checks that it works.
+The benchmark is a tool that drives the simulator and times the daemon from
+outside, so it lives in hw_sim and imports nothing of controller/ (DESIGN.md,
+import rule): the controller it measures is always a child process, and the
+tables it deals are TOML files it writes itself, from the game registry
+(hw_sim.table_config). `tablectl bench` (controller/cli.py) defines the
+arguments and imports this module only when the command runs. The benchmark
+is a tool, not a test: ``--smoke`` checks that it works.
 """
 
 from __future__ import annotations
@@ -37,7 +41,6 @@ import contextlib
 import itertools
 import json
 import os
-import random
 import shlex
 import shutil
 import signal
@@ -46,12 +49,12 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.bench_proc import (
+from drivers.link import DEFAULT_BAUDRATE
+from hw_sim.bench.proc import (
     BenchError,
     ReadySocket,
     Worker,
@@ -61,7 +64,7 @@ from controller.bench_proc import (
     python_argv,
     status_kb,
 )
-from controller.bench_report import (
+from hw_sim.bench.report import (
     breakdown,
     duplicates,
     first_receipts,
@@ -73,48 +76,19 @@ from controller.bench_report import (
     table_markdown,
     table_text,
 )
-from controller.bench_workers import add_worker_arguments
-from controller.config import load_config
+from hw_sim.broker import LocalBroker
+from hw_sim.table_config import sim_table_raw
 
-SAMPLE = Path(__file__).resolve().parent / "data" / "baccarat-sim.toml"  # shipped in the package
+GAME = "baccarat"
+"""The game every table of the bench deals (its figures in docs/performance.md are baccarat's)."""
 PHASES = ("latency", "throughput", "tables", "footprint")
+"""The parts, in the order they run (``--only``; controller/cli.py lists them in its help too)."""
 WARMUP_ROUNDS = 5
 """Throughput is counted from this result on: the first deck check and shuffle are start-up."""
 
 SMOKE = {"cards": 30, "rounds": 10, "tables": "1,2", "pace": 0.005, "tables_pace": 0.02,
          "tables_seconds": 2.0, "idle_seconds": 1.0, "bare_events": 300, "footprint_rounds": 3,
          "parallel": 2, "parallel_seconds": 2.0}
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cards", type=int, default=2000, help="cards for the latency figure (default 2000)")
-    p.add_argument("--rounds", type=int, default=1000, help="rounds for the throughput figure (default 1000)")
-    p.add_argument("--tables", default="1,8,32", help="table counts for the many-tables figure (default 1,8,32)")
-    p.add_argument("--pace", type=float, default=0.05,
-                   help="seconds the simulated dealer takes per action in the latency run (default 0.05)")
-    p.add_argument("--tables-pace", type=float, default=0.2,
-                   help="seconds per dealer action at each of the many tables (default 0.2)")
-    p.add_argument("--tables-seconds", type=float, default=20.0,
-                   help="how long the many tables deal, once all are dealing (default 20)")
-    p.add_argument("--idle-seconds", type=float, default=10.0, help="the idle-CPU window (default 10)")
-    p.add_argument("--bare-events", type=int, default=20000,
-                   help="frames through the bare pipeline at full speed (default 20000)")
-    p.add_argument("--footprint-rounds", type=int, default=200,
-                   help="rounds dealt at full speed before the idle and RSS figures (default 200)")
-    p.add_argument("--journal-dir", type=Path, default=None,
-                   help="where the journals go: the disk the table's journal lives on (default: the temp dir)")
-    p.add_argument("--parallel", type=int, default=4,
-                   help="tables dealing flat out at once for the capacity figure (default 4; 0 or 1: skip)")
-    p.add_argument("--parallel-seconds", type=float, default=10.0, help="how long they deal (default 10)")
-    p.add_argument("--no-tmpfs-baseline", action="store_true",
-                   help="skip the throughput run with the journal on tmpfs")
-    p.add_argument("--only", default=",".join(PHASES), help=f"a comma list of {', '.join(PHASES)}")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
-    p.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
-    p.add_argument("--smoke", action="store_true",
-                   help="tiny counts (CI): checks that every figure is produced; the numbers mean nothing")
-    p.add_argument("--keep", action="store_true", help="keep the work directory (worker logs, journals)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,7 +174,9 @@ class Stack:
         self.dir = bench.tmp / table
         self.dir.mkdir(parents=True, exist_ok=True)
         self.journal = (journal_dir or bench.journal_dir) / f"{table}-{next(bench.ids)}.db"
-        doc = tomllib.loads(SAMPLE.read_text())
+        # The simulated table of the demo, from the registry; the controller checks it as it
+        # checks any file, and a table it refuses fails wait_ready() with the controller's reason.
+        doc = sim_table_raw(GAME)
         doc["table"]["id"] = table
         doc["table"]["autostart"] = True
         doc["mqtt"].update(host=bench.broker.host, port=bench.broker.port)
@@ -210,8 +186,7 @@ class Stack:
         doc["dealer"]["remote_buttons"] = True
         self.config = self.dir / "table.toml"
         self.config.write_text(_toml(doc))
-        self.cfg = load_config(self.config)  # the sample changed shape: fail here, clearly
-        self.baudrate = self.cfg.devices["shoe"].baudrate
+        self.baudrate = doc["devices"]["shoe"].get("baudrate", DEFAULT_BAUDRATE)
         self.sim: Worker | None = None
         self.ctl: Worker | None = None
         self.ready: ReadySocket | None = None
@@ -222,7 +197,7 @@ class Stack:
 
     def start_sim(self) -> Stack:
         self.sim = self.bench.worker(f"{self.table}-sim", python_argv(
-            "controller.bench", "worker", "sim", "--config", str(self.config), "--pace", str(self.pace),
+            "hw_sim.bench", "worker", "sim", "--config", str(self.config), "--pace", str(self.pace),
             "--cards", str(self.cards), "--seed", str(self.bench.args.seed), "--out", str(self.dir / "sent.json")))
         return self
 
@@ -240,8 +215,14 @@ class Stack:
 
     def wait_ready(self, timeout: float = 60.0) -> float:
         assert self.ctl is not None and self.ready is not None
-        at = self.ready.wait(timeout)
+        deadline = time.monotonic() + timeout
+        at = self.ready.wait(min(timeout, 0.5))   # the socket's thread takes the time; this only waits
+        while at is None and self.ctl.proc.poll() is None and time.monotonic() < deadline:
+            at = self.ready.wait(min(0.5, max(0.0, deadline - time.monotonic())))
         if at is None:
+            if self.ctl.proc.poll() is not None:   # a config it refused, say: the reason is in its log
+                raise BenchError(f"{self.table}: the controller exited ({self.ctl.proc.returncode}) "
+                                 f"before READY=1{self.ctl.tail()}")
             raise BenchError(f"{self.table}: the controller sent no READY=1 within {timeout:.0f} s{self.ctl.tail()}")
         self.start_to_ready_s = (at - self.ctl.started_ns) / 1e9
         return self.start_to_ready_s
@@ -294,8 +275,6 @@ class Bench:
         self.tmp = tmp
         self.journal_dir = args.journal_dir or tmp / "journals"
         self.journal_dir.mkdir(parents=True, exist_ok=True)
-        from hw_sim.broker import LocalBroker
-
         self.broker = LocalBroker(prefer="mosquitto")
         self.workers: list[Worker] = []
         self.notes: list[str] = []
@@ -329,7 +308,7 @@ class Bench:
 
     def subscriber(self, name: str, topics: list[str], progress: list[str] | None = None,
                    on_line: Callable[[int, str], None] | None = None) -> Worker:
-        argv = python_argv("controller.bench", "worker", "subscriber", "--name", name,
+        argv = python_argv("hw_sim.bench", "worker", "subscriber", "--name", name,
                            "--host", self.broker.host, "--port", str(self.broker.port),
                            "--out", str(self.tmp / f"sub-{name}.json"))
         for t in topics:
@@ -363,12 +342,12 @@ class Bench:
         link = self.tmp / f"bare-{name}.pty"
         out = self.tmp / f"bare-{name}.json"
         writer = self.worker(f"bare-writer-{name}", python_argv(
-            "controller.bench", "worker", "bare-writer", "--device", str(link), "--count", str(count),
+            "hw_sim.bench", "worker", "bare-writer", "--device", str(link), "--count", str(count),
             "--pace", str(pace), "--seed", str(self.args.seed), "--out", str(out)))
         writer.expect("ready", 30)
         ready = ReadySocket(self.tmp / f"bare-{name}.sock")
         reader = self.worker(f"bare-reader-{name}", python_argv(
-            "controller.bench", "worker", "bare-reader", "--name", name, "--device", str(link),
+            "hw_sim.bench", "worker", "bare-reader", "--name", name, "--device", str(link),
             "--host", self.broker.host, "--port", str(self.broker.port)),
             env={"NOTIFY_SOCKET": str(ready.path)})
         at = ready.wait(60)
@@ -742,131 +721,3 @@ def _lt(value: float | None, limit: float) -> bool | None:
 
 def _ge(value: float | None, limit: float) -> bool | None:
     return None if value is None else value >= limit
-
-
-# -- workers that run the simulator (python -m controller.bench worker ...) --------------
-
-def run_sim_worker(args: argparse.Namespace) -> int:
-    """``tablectl sim`` for one table, plus a clock on the shoe's card frames.
-
-    The shoe's port is wrapped so that the time each card frame's write
-    returns is recorded (a retransmission, the same bytes again, is not).
-    After ``--cards`` cards, or on SIGUSR1, the dealer stops at the next
-    settle prompt and ``paused`` is printed; SIGTERM ends the worker."""
-    from controller.cli import sim_rig
-    from controller.pit_client import PitClient
-    from drivers import messages
-    from drivers.framing import HEADER, TRAILER
-
-    cfg = load_config(args.config)
-    links = {name: dev.url for name, dev in cfg.devices.items()}
-    for path in links.values():
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2, pace=args.pace).start()
-    sent: list[tuple[int, str]] = []
-    last = [b""]
-    pause = threading.Event()
-    card_type = ord(messages.CARD)
-    port = rig.shoe.port
-    write = port.write
-
-    def timed_write(data: bytes) -> int:
-        n = write(data)
-        now = time.monotonic_ns()
-        if len(data) > HEADER and data[4] == card_type and data != last[0]:
-            last[0] = bytes(data)
-            # the payload is "<code> <read count>" (docs/protocols.md): the card is the first field
-            sent.append((now, bytes(data[HEADER:-TRAILER]).decode("ascii", "replace").split(" ")[0]))
-            if args.cards and len(sent) >= args.cards:
-                pause.set()
-        return n
-
-    port.write = timed_write  # type: ignore[method-assign]
-    base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
-    ids = itertools.count(1)
-    pit: PitClient | None = None
-
-    def press(button: str, seat: int | None = None) -> None:
-        assert pit is not None
-        payload = {"id": f"bench-{next(ids)}", "button": button} | ({"seat": seat} if seat is not None else {})
-        pit.publish(f"{base}/cmd/button", payload)
-
-    dealer = rig.attach_dealer(press)
-
-    def on_event(_topic: str, env: dict) -> None:
-        if pause.is_set() and not dealer.paused.is_set() and (env.get("data") or {}).get("expect") == "settle":
-            dealer.paused.set()
-            print("paused", flush=True)
-        dealer.on_event(env)
-
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGUSR1, lambda *_: pause.set())
-    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt"], on_event,
-                    client_id=f"{cfg.table.id}-bench-sim").start()
-    print("ready", flush=True)
-    stop.wait()
-    dealer.paused.set()
-    pit.stop()
-    rig.stop()
-    Path(args.out).write_text(json.dumps({"table": cfg.table.id, "sent": sent, "dealer": dealer.stats.actions}))
-    return 0
-
-
-def run_bare_writer(args: argparse.Namespace) -> int:
-    """The bare pipeline's shoe: card frames written to a pseudo-terminal (the
-    simulator's own PtyPort), each timestamped when its write returns; a shoe
-    empty frame (``E``) last, so the bench knows when all arrived."""
-    from drivers import messages
-    from drivers.framing import encode
-    from games.decks import standard
-    from hw_sim.transport import open_pty
-
-    port = open_pty(args.device)
-    port.write_timeout = 60.0   # at full speed, wait for the reader rather than drop frames
-    codes = [c.code for c in standard(8).all_cards()]
-    random.Random(args.seed).shuffle(codes)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    print("ready", flush=True)
-    if sys.stdin.readline().strip() != "go":
-        return 1
-    sent = []
-    for i in range(args.count):
-        code = codes[i % len(codes)]
-        port.write(encode(i % 256, messages.CARD, code))
-        sent.append((time.monotonic_ns(), code))
-        if args.pace:
-            time.sleep(args.pace)
-    port.write(encode(args.count % 256, messages.EMPTY))
-    print("done", flush=True)
-    stop.wait()
-    Path(args.out).write_text(json.dumps({"sent": sent}))
-    port.close()
-    return 0
-
-
-def worker_main(argv: list[str] | None = None) -> int:
-    from controller.bench_workers import ROLES
-
-    roles: dict[str, Callable[[argparse.Namespace], int]] = {
-        **ROLES, "sim": run_sim_worker, "bare-writer": run_bare_writer}
-    p = argparse.ArgumentParser(prog="python -m controller.bench worker")
-    p.add_argument("role", choices=sorted(roles))
-    add_worker_arguments(p)
-    p.add_argument("--config", type=Path)
-    p.add_argument("--pace", type=float, default=0.0)
-    p.add_argument("--cards", type=int, default=0)
-    p.add_argument("--count", type=int, default=0)
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args(argv)
-    return roles[args.role](args)
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["worker"]:
-        sys.exit(worker_main(sys.argv[2:]))
-    parser = argparse.ArgumentParser(prog="python -m controller.bench", description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    sys.exit(run(parser.parse_args()))

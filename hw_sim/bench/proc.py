@@ -1,8 +1,8 @@
 """Child processes for `tablectl bench`: start them, read their lines, time
 their READY, and read what they cost from /proc.
 
-Nothing here knows the simulator (DESIGN.md, import rule): the benchmark's
-workers are ordinary child processes that print one line per milestone
+Nothing here knows the simulator or the controller: the benchmark's
+workers and the controller it measures are ordinary child processes that print one line per milestone
 (``ready``, ``paused``, ``done``, progress lines) on stdout.
 
 Clocks: every timestamp is ``time.monotonic_ns()`` (CLOCK_MONOTONIC), which

@@ -1,17 +1,22 @@
-"""The benchmark's child processes that need no simulator: the pit subscriber
-and the bare pipeline's reader (pyserial -> paho-mqtt, nothing else).
+"""The benchmark's child processes that need no simulated table: the pit
+subscriber and the bare pipeline (a writer on a pseudo-terminal, and its
+reader: pyserial -> paho-mqtt, nothing else). The simulated table's worker
+is hw_sim.bench.sim_worker.
 
-Each runs as ``python -m controller.bench worker <role> ...``, prints
+Each runs as ``python -m hw_sim.bench worker <role> ...``, prints
 ``ready`` when it is set up, and on SIGTERM writes what it measured to its
 ``--out`` file (JSON) and exits. Timestamps are ``time.monotonic_ns()``,
-shared by every process on the machine (controller.bench_proc).
+shared by every process on the machine (hw_sim.bench.proc).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import signal
+import socket
 import sys
 import threading
 import time
@@ -102,13 +107,12 @@ def run_bare_reader(args: argparse.Namespace) -> int:
     round machine, no ACKs back to the writer."""
     import serial
 
-    from controller.sdnotify import notify
     from drivers.framing import FrameDecoder
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bare-{args.name}")
     _connect(client, args.host, args.port)
     port = serial.serial_for_url(args.device, baudrate=args.baudrate, timeout=None)
-    notify("READY=1")
+    _notify_ready()
     print("ready", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     decoder = FrameDecoder()
@@ -127,7 +131,56 @@ def run_bare_reader(args: argparse.Namespace) -> int:
             client.publish(BARE_TOPIC, json.dumps(env, separators=(",", ":")).encode(), qos=1)
 
 
-ROLES = {"subscriber": run_subscriber, "bare-reader": run_bare_reader}
+def _notify_ready() -> None:
+    """``READY=1`` to ``$NOTIFY_SOCKET``, as systemd's notify protocol has it (the controller's
+    own is controller/sdnotify.py; the bench imports nothing of the controller)."""
+    path = os.environ.get("NOTIFY_SOCKET")
+    if not path:
+        return
+    if path.startswith("@"):
+        path = "\0" + path[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.connect(path)
+        sock.sendall(b"READY=1")
+
+
+# -- the bare pipeline's writer --------------------------------------------------------
+
+def run_bare_writer(args: argparse.Namespace) -> int:
+    """The bare pipeline's shoe: card frames written to a pseudo-terminal (the
+    simulator's own PtyPort), each timestamped when its write returns; a shoe
+    empty frame (``E``) last, so the bench knows when all arrived."""
+    from drivers import messages
+    from drivers.framing import encode
+    from games.decks import standard
+    from hw_sim.transport import open_pty
+
+    port = open_pty(args.device)
+    port.write_timeout = 60.0   # at full speed, wait for the reader rather than drop frames
+    codes = [c.code for c in standard(8).all_cards()]
+    random.Random(args.seed).shuffle(codes)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print("ready", flush=True)
+    if sys.stdin.readline().strip() != "go":
+        return 1
+    sent = []
+    for i in range(args.count):
+        code = codes[i % len(codes)]
+        port.write(encode(i % 256, messages.CARD, code))
+        sent.append((time.monotonic_ns(), code))
+        if args.pace:
+            time.sleep(args.pace)
+    port.write(encode(args.count % 256, messages.EMPTY))
+    print("done", flush=True)
+    stop.wait()
+    with open(args.out, "w") as f:
+        json.dump({"sent": sent}, f)
+    port.close()
+    return 0
+
+
+ROLES = {"subscriber": run_subscriber, "bare-reader": run_bare_reader, "bare-writer": run_bare_writer}
 
 
 def add_worker_arguments(p: argparse.ArgumentParser) -> None:
