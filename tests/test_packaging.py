@@ -48,6 +48,9 @@ def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
     for name in ("command", "reply", "state", "status", "envelope", "defs"):
         assert (data / "schemas" / f"{name}.json").is_file(), name
     assert (data / "baccarat-sim.toml").is_file()
+    # the benchmark is a tool beside the simulator (`tablectl bench` imports it when it runs)
+    for name in ("__init__", "__main__", "harness", "sim_worker", "workers"):
+        assert (installed / "hw_sim" / "bench" / f"{name}.py").is_file(), name
     # and the checkout's docs/schemas and config/baccarat-sim.toml are those same files
     assert (ROOT / "docs" / "schemas").resolve() == (ROOT / "controller" / "data" / "schemas").resolve()
     assert (ROOT / "config" / "baccarat-sim.toml").read_bytes() == (data / "baccarat-sim.toml").read_bytes()
