@@ -39,8 +39,21 @@ class Acked:
 
 
 @dataclass(frozen=True, slots=True)
+class ForeignStatus:
+    """A status of this table from another journal arrived while the session was up: another
+    controller publishes as this table (controller.table, "Two controllers, one table")."""
+
+    status: dict
+
+
+@dataclass(frozen=True, slots=True)
 class Connected:
-    """The MQTT session is up: publish the birth, the state and the backlog."""
+    """The MQTT session is up: publish the birth, the state and the backlog. ``prior`` is the
+    table's retained status as the broker held it before this session published anything (None:
+    there was none): a status from another journal means another controller publishes as this
+    table, and seqs would repeat."""
+
+    prior: dict | None = None
 
 
 @dataclass(frozen=True, slots=True)

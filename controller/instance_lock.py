@@ -18,6 +18,11 @@ class TableLocked(RuntimeError):
     """Another process holds this table's journal."""
 
 
+class AnotherController(RuntimeError):
+    """Another controller, with another journal, publishes as this table on the broker: seqs
+    would go out twice with different payloads. The younger of the two stops with this."""
+
+
 class InstanceLock:
     def __init__(self, journal: Path, table: str) -> None:
         self.path = Path(f"{journal}.lock")

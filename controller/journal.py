@@ -81,6 +81,7 @@ import json
 import logging
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -302,6 +303,16 @@ class Journal:
     def set_meta(self, **values: Any) -> None:
         with self._transaction():
             self._set_meta(values)
+
+    @property
+    def journal_id(self) -> str:
+        """This journal's own identity, made once: the table's status carries it, so a controller
+        can tell its own earlier status from another journal's (two controllers, one table id)."""
+        found = self.meta("journal_id")
+        if not isinstance(found, str):
+            found = uuid.uuid4().hex
+            self.set_meta(journal_id=found)
+        return found
 
     def next_birth(self) -> int:
         """Count one more start of the controller: the Sparkplug-style birth

@@ -53,7 +53,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.config import MqttSection
-from controller.inbox import Acked, Command, Connected, Disconnected
+from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus
 from controller.journal import Event
 from controller.mqtt_socket import tcp_no_delay
 from controller.mqtt_tls import tls_context
@@ -125,6 +125,9 @@ class Publisher:
         self.topics = Topics(settings.prefix, table)
         self.birth = 0
         self.max_event_bytes = MAX_EVENT_BYTES
+        self.journal_id: str | None = None
+        self._prior: dict | None = None
+        self._prior_open = False
         self._inbox = inbox
         self._v5 = settings.protocol == "5"
         self._in_flight: dict[int, int | None] = {}  # paho mid -> event seq (None: not an event)
@@ -153,10 +156,12 @@ class Publisher:
 
     # -- lifecycle (any thread, once) ----------------------------------------
 
-    def start(self, birth: int) -> None:
+    def start(self, birth: int, journal_id: str | None = None) -> None:
         """Set the will (offline, this birth number) and connect in the
         background; paho retries until the broker answers."""
         self.birth = birth
+        self.journal_id = journal_id
+        self.started = round(time.time(), 3)
         self._client.will_set(self.topics.status, self._status(online=False, reason="connection lost"),
                               qos=1, retain=True)
         if self.settings.username is not None:
@@ -167,13 +172,19 @@ class Publisher:
         self._client.loop_start()
         self._started = True
 
-    def stop(self, timeout: float = 5.0, reason: str = "shutdown") -> None:
+    def stop(self, timeout: float = 5.0, reason: str = "shutdown", say_offline: bool = True) -> None:
         """Clean shutdown: status offline (same birth number), then disconnect.
 
         A normal DISCONNECT suppresses the will, so the offline status is
         published explicitly and awaited (briefly: this is shutdown, not the
-        event path)."""
+        event path). ``say_offline=False`` leaves the retained status alone (it is
+        another controller's)."""
         if not self._started:
+            return
+        if not say_offline:
+            self._client.disconnect()
+            self._client.loop_stop()
+            self._started = False
             return
         info = self._client.publish(self.topics.status, self._status(online=False, reason=reason),
                                     qos=1, retain=True)
@@ -277,6 +288,8 @@ class Publisher:
                 devices: Mapping[str, str] | None = None, reason: str | None = None) -> bytes:
         body: dict[str, Any] = {"online": online, "table": self.table, "birth": self.birth,
                                 "game": self.game, "version": self.version}
+        if self.journal_id is not None:
+            body.update(journal=self.journal_id, started=self.started)
         if online:
             body.update(devices=dict(devices or {}), next_seq=next_seq, ts=time.time())
         else:
@@ -294,6 +307,11 @@ class Publisher:
                  " with TLS" if self.settings.tls else "")
         self._unreachable = None
         self._session_up = True
+        # The table's own status first: its retained copy comes right after this SUBACK and before
+        # the next one (the broker answers a client's packets in order), so by the commands' SUBACK
+        # the status as it was before this session is known (Connected.prior).
+        self._prior, self._prior_open = None, True
+        client.subscribe(self.topics.status, qos=1)
         _, self._subscribe_mid = client.subscribe(self.topics.commands, qos=1)
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: Any,
@@ -306,7 +324,8 @@ class Publisher:
         if refused:  # the ACL: the table still publishes, it just hears no commands
             log.error("MQTT: the broker refused the subscription to %s: %s", self.topics.commands,
                       ", ".join(refused))
-        self._inbox.put(Connected())
+        self._prior_open = False
+        self._inbox.put(Connected(self._prior))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         """paho could not open the connection (refused, unreachable, a TLS
@@ -340,6 +359,17 @@ class Publisher:
         self._inbox.put(Acked(mid, ok=not reason_code.is_failure, reason=str(reason_code)))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.status:
+            try:
+                parsed = json.loads(message.payload)
+            except (ValueError, RecursionError):
+                parsed = None
+            status = parsed if isinstance(parsed, dict) else None
+            if self._prior_open:
+                self._prior = self._prior or status  # the retained one, before this session's birth
+            elif status is not None and status.get("journal") not in (None, self.journal_id):
+                self._inbox.put(ForeignStatus(status))  # not our own birth coming back: another controller
+            return
         name = message.topic.rsplit("/", 1)[-1]
         correlation = getattr(message.properties, "CorrelationData", None) if self._v5 else None
         reply = self.topics.reply(name)

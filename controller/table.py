@@ -58,7 +58,8 @@ from typing import Any, Protocol
 
 from controller.commands import CommandError, Request, parse
 from controller.config import Config, ConfigError
-from controller.inbox import Acked, Command, Connected, Disconnected, Stop
+from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Stop
+from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal, Pending
 from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
@@ -264,6 +265,8 @@ class Table:
         self._autostart_logged = False
         self._damaged_told: set[int] = set()  # damaged journal rows already raised as an alarm
         self._line_errors = LineErrorGate()  # no published figure depends on a face-down card
+        self._sessions = 0       # MQTT sessions this process has had
+        self._others: set[str] = set()  # journals of other controllers of this table already raised
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -332,7 +335,7 @@ class Table:
         first_round = max(self.journal.last_round() or 0, before if isinstance(before, int) else 0) + 1
         self.machine = self.machine_factory(self.config, self._emit, first_round)
         self._restore_machine()
-        self.publisher.start(birth)
+        self.publisher.start(birth, self.journal.journal_id)  # its status says which journal publishes
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
                 log.info("starting device %s", name)
@@ -384,6 +387,8 @@ class Table:
                 if not isinstance(item, Acked):
                     self._handle(item)
                     self._flush()
+                    if isinstance(self.error, AnotherController):
+                        return  # the younger of two controllers of one table: stop, publish nothing more
             if not self.journal.marks_waiting:
                 self._marks_due = None  # an event commit carried them
 
@@ -396,8 +401,9 @@ class Table:
             elif isinstance(item, Command):
                 self._command(item)
             elif isinstance(item, Connected):
-                self._online = True
-                self._rebirth()
+                self._connected(item.prior)
+            elif isinstance(item, ForeignStatus):
+                self._another_controller(item.status)
             elif isinstance(item, Disconnected):
                 self._online = False
             else:
@@ -570,6 +576,59 @@ class Table:
         self._replies.append((command, {"ok": ok, "request_id": request_id, "data": data, "error": error}))
 
     # -- MQTT sessions -----------------------------------------------------------
+
+    # -- two controllers, one table ------------------------------------------------
+
+    def _connected(self, prior: dict | None) -> None:
+        """A (re)connect. The table's retained status as the broker held it before this session
+        (``prior``) says who published as this table last. A status from another journal is no
+        proof at the first connect (a replaced Pi, a new journal: docs/operations.md); but once
+        this process has had a session, it means another controller published as this table
+        meanwhile -- with one client id, the two take each other's session over at every
+        reconnect, and each sees the other's birth here."""
+        foreign = isinstance(prior, dict) and prior.get("journal") not in (None, self.publisher.journal_id)
+        log.info("MQTT session %d of this process; the table's status before it: %s", self._sessions + 1,
+                 "none" if not isinstance(prior, dict) else
+                 f"journal {str(prior.get('journal'))[:64]}, birth {str(prior.get('birth'))[:20]}, "
+                 f"online {prior.get('online') is True}")
+        if foreign and self._sessions:
+            self._another_controller(prior)  # type: ignore[arg-type]
+            if isinstance(self.error, AnotherController):
+                return
+        elif foreign and prior.get("online"):  # type: ignore[union-attr]
+            log.warning("the broker's retained status of table %s was published by another journal (%s, birth %s): "
+                        "if another controller runs as this table, the younger of the two will stop",
+                        self.config.table.id, prior.get("journal"), prior.get("birth"))  # type: ignore[union-attr]
+        self._sessions += 1
+        self._online = True
+        self._rebirth()
+
+    def _another_controller(self, other: dict) -> None:
+        """Another controller publishes as this table (issue 13, defect 5): its seqs would repeat
+        ours with other payloads. The younger process (``started``; the journal id breaks a tie)
+        stops without a word on the broker (its offline status would be about the other); the
+        older raises a critical alarm once per other journal and publishes its birth again."""
+        mine = (self.publisher.started, str(self.publisher.journal_id))
+        started = other.get("started")
+        theirs = (started if isinstance(started, (int, float)) and not isinstance(started, bool) else 0.0,
+                  str(other.get("journal")))
+        if theirs < mine:
+            self.error = AnotherController(
+                f"another controller publishes as table {self.config.table.id} on {self.config.mqtt.host}:"
+                f"{self.config.mqtt.port} (journal {theirs[1]}, birth {other.get('birth')}, running since before "
+                f"this one): this one stops so that no seq goes out twice; run each table on one Pi only")
+            return
+        if theirs[1] in self._others:
+            return
+        self._others.add(theirs[1])
+        self._alarm("another_controller", "critical",
+                    f"another controller published as table {self.config.table.id} (journal {theirs[1][:64]}, "
+                    f"birth {str(other.get('birth'))[:20]}): events under its seqs are not this table's; it stops "
+                    "itself as the younger of the two",
+                    "find the second Pi or process configured as this table and stop it; check the pit's events "
+                    "for seqs seen twice")
+        if self._online:
+            self._rebirth()
 
     def _rebirth(self) -> dict[str, Any]:
         """Birth, state and the backlog: on every (re)connect and on ``cmd/rebirth``.
@@ -760,7 +819,8 @@ class Table:
             # The pit hears why the table went away: a journal that cannot be written (a full
             # disk) stops the table, since nothing may be published that was not journaled.
             why = "shutdown" if self.error is None else f"the table stopped: {type(self.error).__name__}: {self.error}"
-            self.publisher.stop(reason=why[:300])
+            # Of two controllers of one table, the one that stops leaves the status to the other.
+            self.publisher.stop(reason=why[:300], say_offline=not isinstance(self.error, AnotherController))
         finally:
             self.journal.close()
 

@@ -22,7 +22,8 @@ from gpiozero.pins.mock import MockFactory
 from neutral_game import GAME, SPEC
 
 from controller.config import parse_raw
-from controller.inbox import Command, Connected
+from controller.inbox import Command, Connected, ForeignStatus
+from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal
 from controller.table import Table
 from drivers.events import ButtonPressed, CardDrawn, DeckVerified, DeviceOffline, ShuffleComplete
@@ -37,24 +38,30 @@ class FakePublisher:
     """Stands in for controller.publisher.Publisher: connected at once, every PUBACK immediate
     by omission (nothing is ever in flight), everything it was given kept in order."""
 
-    def __init__(self, inbox: queue.Queue) -> None:
+    def __init__(self, inbox: queue.Queue, prior: dict | None = None) -> None:
         self.inbox = inbox
+        self.prior = prior  # the table's retained status at the first connect
         self.events: list[dict] = []
         self.states: list[dict] = []
         self.replies: list[dict] = []
         self.birth = 0
         self.alive = True
         self.got = queue.Queue()
+        self.journal_id: str | None = None
+        self.started = 1000.0
+        self.said_offline: bool | None = None
+        self.births = 0
 
-    def start(self, birth: int) -> None:
-        self.birth = birth
-        self.inbox.put(Connected())
+    def start(self, birth: int, journal_id: str | None = None) -> None:
+        self.birth, self.journal_id = birth, journal_id
+        self.inbox.put(Connected(self.prior))
 
-    def stop(self, timeout: float = 5.0, reason: str = "shutdown") -> None:
+    def stop(self, timeout: float = 5.0, reason: str = "shutdown", say_offline: bool = True) -> None:
         self.alive = False
+        self.said_offline = say_offline
 
     def publish_birth(self, next_seq: int, devices: Any) -> None:
-        pass
+        self.births += 1
 
     def publish_state(self, state: Any) -> None:
         self.states.append(json.loads(json.dumps(state)))
@@ -113,9 +120,9 @@ def config(tmp_path: Path):
         "dealer": {"remote_buttons": True}}, "hc.toml")
 
 
-def start(tmp_path: Path, cfg) -> tuple[Table, FakePublisher, queue.Queue, TableGpio]:
+def start(tmp_path: Path, cfg, prior: dict | None = None) -> tuple[Table, FakePublisher, queue.Queue, TableGpio]:
     inbox: queue.Queue = queue.Queue()
-    publisher = FakePublisher(inbox)
+    publisher = FakePublisher(inbox, prior)
     gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds={}, seat_lights=cfg.gpio.seat_lights,
                      seat_buttons=cfg.gpio.seat_buttons, bounce_time=None)
     table = Table(cfg, inbox=inbox, journal=Journal(cfg.journal.path, "hc-1"), publisher=publisher, gpio=gpio)
@@ -182,6 +189,68 @@ def test_an_unknown_button_over_cmd_button_is_a_malformed_command(high_card, pin
         press = pub.wait("button")["data"]
         assert press == {"button": "fold", "accepted": False, "reason": "seat 9 is not one of seats 1..2",
                          "seat": 9}
+    finally:
+        table.stop()
+        gpio.close()
+
+
+# --- two controllers, one table (issue 13, defect 5) ------------------------------------------------------
+
+def _status(journal: str, started: float, *, online: bool = True, birth: int = 7) -> dict:
+    return {"online": online, "table": "hc-1", "birth": birth, "game": "high_card", "version": "x",
+            "journal": journal, "started": started}
+
+
+def test_a_status_from_another_journal_at_the_first_connect_is_no_proof(high_card, pins, tmp_path) -> None:
+    """A replaced Pi, or a journal started anew, finds the old one's retained status online: not
+    another controller by itself, so the table runs on. At a reconnect, though, the same status
+    means the other published as this table meanwhile: the younger (this one) stops."""
+    older = _status("a" * 32, started=1.0)
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path), prior=older)
+    try:
+        pub.wait("lights")
+        inbox.put(Command("rebirth", b'{"id": "r"}', "r"))
+        assert pub.wait("reply")["ok"] and table.error is None
+        assert not [e for e in pub.events if e["kind"] == "alarm"]
+        inbox.put(Connected(older))                                 # a reconnect
+        assert table.done.wait(WAIT) and isinstance(table.error, AnotherController)
+    finally:
+        table.stop()
+        gpio.close()
+
+
+def test_the_younger_of_two_controllers_stops_and_leaves_the_status_to_the_other(high_card, pins, tmp_path) -> None:
+    """While connected, a birth of this table from another journal arrives: the other controller
+    started earlier, so this one stops, publishes nothing more and says nothing offline."""
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
+    try:
+        pub.wait("lights")
+        inbox.put(ForeignStatus(_status("b" * 32, started=pub.started - 60)))
+        assert table.done.wait(WAIT)
+        assert isinstance(table.error, AnotherController)
+        assert f"journal {'b' * 32}, birth 7" in str(table.error)
+        assert pub.said_offline is False
+    finally:
+        table.stop()
+        gpio.close()
+
+
+def test_the_older_of_two_controllers_raises_one_alarm_republishes_and_deals_on(high_card, pins, tmp_path) -> None:
+    """A younger controller's birth (live, or as the retained status at a reconnect): the older
+    raises a critical alarm once per other journal, publishes its birth again and stays up."""
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
+    try:
+        pub.wait("lights")
+        births = pub.births
+        inbox.put(ForeignStatus(_status("c" * 32, started=pub.started + 60)))
+        alarm = pub.wait("alarm", lambda d: d["code"] == "another_controller")["data"]
+        assert alarm["severity"] == "critical" and "c" * 32 in alarm["message"]
+        assert pub.births == births + 1
+        inbox.put(Connected(_status("c" * 32, started=pub.started + 60, online=False)))  # a reconnect: its will
+        inbox.put(Command("rebirth", b'{"id": "r"}', "r"))
+        assert pub.wait("reply")["ok"]
+        alarms = {e["seq"] for e in pub.events if e["kind"] == "alarm" and e["data"]["code"] == "another_controller"}
+        assert len(alarms) == 1 and table.error is None and table.health().running  # (a rebirth resends the backlog)
     finally:
         table.stop()
         gpio.close()
