@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import sqlite3
 import time
 import uuid
@@ -161,6 +162,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=str)
     return str(value)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN and infinity as None, for an envelope JSON could not carry."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 class Journal:
@@ -487,7 +499,15 @@ class Journal:
     def _make(self, seq: int, item: Pending) -> Event:
         envelope = {"seq": seq, "ts": item.ts, "table": self.table, "round": item.round,
                     "kind": item.kind, "data": item.data}
-        payload = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False, default=_plain).encode()
+        try:
+            payload = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                                 default=_plain).encode()
+        except ValueError:  # UnicodeEncodeError too
+            # A lone surrogate or a NaN that got past every check (commands refuse both): \u escapes
+            # are valid JSON and null stands for what JSON cannot carry (RFC 8259), so the event is
+            # journaled and published rather than stopping the table.
+            payload = json.dumps(_finite(envelope), separators=(",", ":"), ensure_ascii=True, allow_nan=False,
+                                 default=_plain).encode()
         return Event(seq, item.ts, self.table, item.round, item.kind, item.data, payload)
 
     def _read(self, rows: Sequence[tuple[int, bytes]]) -> tuple[list[Event], list[int]]:

@@ -286,3 +286,17 @@ def _legacy_journal(path: Path, rows: list[tuple[int, float]]) -> None:
                        (seq, ts, json.dumps(env)))
         db.execute("INSERT INTO meta VALUES ('birth', '3')")
     db.close()
+
+
+def test_event_data_no_json_encoder_takes_is_journaled_as_valid_json(tmp_path) -> None:
+    """Defence in depth behind the command parser: a lone surrogate or a NaN in an event's data
+    must not stop the table (a flood of random commands once did, with a \\ud800 escape)."""
+    journal = Journal(tmp_path / "j.db", "t")
+    event = journal.append("command", None, {"name": "void", "error": "x\ud800y", "ratio": float("nan"),
+                                              "more": [float("inf"), 1.5]}, 1.0)
+    env = json.loads(event.payload)
+    assert env["data"] == {"name": "void", "error": "x\ud800y", "ratio": None, "more": [None, 1.5]}
+    assert event.payload.isascii()
+    ok = journal.append("command", None, {"name": "open", "error": "caf\u00e9"}, 2.0)
+    assert "café".encode() in ok.payload     # the usual path keeps UTF-8 as it is
+    journal.close()
