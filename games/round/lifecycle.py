@@ -71,6 +71,7 @@ order of undealt cards or the identity of a card dealt face down
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -181,6 +182,7 @@ class RoundMachine:
         self.fault: Fault | None = None
         self._device_note: str | None = None  # a device fault the current prompt must mention
         self.down: dict[str, str] = {}  # role -> why it cannot work now (offline, link lost)
+        self._shown_prompt: dict | None = None  # the prompt published last
         self._resuming_with_held = False
         self.machine = Machine(
             model=self, states=list(STATES), transitions=self._transitions(), initial="closed",
@@ -411,13 +413,13 @@ class RoundMachine:
         self.down[role] = "went silent (heartbeat lost)" if code == "heartbeat_lost" else "is offline"
         self.device_fault(role, code, reason)
         if self.state in ("ready", "betting", "deck_check", "shuffle", "load_shoe", "result"):
-            self._publish_prompt()  # the prompt now waits for the device
+            self._publish_prompt_if_changed()  # the prompt now waits for the device, if it needs it
 
     def _input_device_online(self, role: str, info: str = "", reads: int | None = None) -> None:
         """A device is back: a prompt that waited for it is published again. A fault it caused
         stays until the pit resumes or voids."""
         if self.down.pop(role, None) is not None and self.state != "closed":
-            self._publish_prompt()
+            self._publish_prompt_if_changed()
 
     def _input_reads_accounted(self, role: str, count: int = 0) -> None:
         """Every card the reader says it read has arrived: a round it faulted may resume."""
@@ -759,7 +761,19 @@ class RoundMachine:
         return []
 
     def _publish_prompt(self) -> None:
-        self._emit("prompt", self._prompt())
+        prompt = self._prompt()
+        self._shown_prompt = copy.deepcopy(prompt)
+        self._emit("prompt", prompt)
+
+    def _publish_prompt_if_changed(self) -> None:
+        """Publish the prompt only if it is not the one published last. A prompt is a request:
+        the same one again asks again, and whoever follows prompts does it twice. (A shuffler
+        that went silent and came back while the card drawn for a card prompt was still on the
+        line published that prompt again, and the simulated dealer drew one card more: an
+        ``unexpected_card`` fault after the round's result.) A device going down or coming back
+        changes the prompt only when the prompt waits for it."""
+        if self._prompt() != self._shown_prompt:
+            self._publish_prompt()
 
     def _last_round_note(self) -> str:
         return " This is the last round of the shoe." if self.last_round else ""

@@ -9,11 +9,42 @@ the resumed round's hands differed from the cards on the layout.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from controller.schemas import validate_event
 
 ORDER = ("player", "banker", "player", "banker")  # rule 11, then the third cards
+
+
+class RoundUnderTest:
+    """The first round after ``after`` that deals a card; :meth:`hold_at` pauses the simulated
+    dealer at a prompt of that round only. Holds are made before the table starts: a hold made
+    once the first result was seen raced the dealer, which could already have drawn the next
+    round's first card, and so paused one card late (the round's cards then sat one place off
+    in ``shoe.drawn``); a hold for ``settle`` made after the resume could come after the round
+    had settled."""
+
+    def __init__(self, dealer, after: int = 1) -> None:
+        self.dealer = dealer
+        self.after = after
+        self.round: int | None = None
+
+    def hold_at(self, expect: str, count: int = 1) -> threading.Event:
+        reached = threading.Event()
+        seen = 0
+
+        def hook(prompt_expect: str, round_: int | None) -> None:  # the dealer's thread
+            nonlocal seen
+            if self.round is None and prompt_expect == "card" and round_ is not None and round_ > self.after:
+                self.round = round_
+            if prompt_expect == expect and round_ is not None and round_ == self.round:
+                seen += 1
+                if seen == count:
+                    self.dealer.paused.set()
+                    reached.set()
+        self.dealer.before_act.append(hook)
+        return reached
 
 
 def dealt_in_order(result: dict) -> list[str]:
@@ -33,15 +64,16 @@ def command(table, name: str, payload: dict, timeout: float = 10.0) -> dict:
 
 
 def test_a_short_dropout_after_a_card_prompt_loses_nothing(table_factory) -> None:
-    table = table_factory(seed=21).start()
-    table.wait_event("result")
-    reached = table.dealer.hold_at("card", count=3)        # the next round's third card prompt
+    table = table_factory(seed=21)
+    under_test = RoundUnderTest(table.dealer)
+    reached = under_test.hold_at("card", count=3)            # the second round's third card prompt
+    settle = under_test.hold_at("settle")
+    table.start()
     assert reached.wait(30)
     shoe = table.rig.shoe
     before = len(shoe.drawn)
     shoe.inject("dropout", seconds=2.2)                       # shorter than heartbeat_timeout (3 s)
     table.dealer.release()                                    # the dealer draws into the dropout
-    settle = table.dealer.hold_at("settle")
     assert settle.wait(30)
     events = table.events()
     result = [e for e in events if e["kind"] == "result"][-1]["data"]
@@ -54,10 +86,12 @@ def test_a_short_dropout_after_a_card_prompt_loses_nothing(table_factory) -> Non
 
 
 def test_a_round_faulted_by_a_long_dropout_resumes_on_the_layouts_cards(table_factory) -> None:
-    table = table_factory(seed=22, devices={"heartbeat_timeout": 1.0}).start()
-    table.wait_event("result")
+    table = table_factory(seed=22, devices={"heartbeat_timeout": 1.0})
     table.dealer.misbehave.skip_void = True                   # the pit decides
-    reached = table.dealer.hold_at("card", count=2)
+    under_test = RoundUnderTest(table.dealer)
+    reached = under_test.hold_at("card", count=2)
+    settle = under_test.hold_at("settle")
+    table.start()
     assert reached.wait(30)
     shoe = table.rig.shoe
     before = len(shoe.drawn)
@@ -74,7 +108,46 @@ def test_a_round_faulted_by_a_long_dropout_resumes_on_the_layouts_cards(table_fa
             break
     assert reply["ok"], reply
     table.dealer.misbehave.skip_void = False
-    settle = table.dealer.hold_at("settle")
     assert settle.wait(30)
-    result = [e for e in table.events() if e["kind"] == "result"][-1]["data"]
+    events = table.events()
+    result = [e for e in events if e["kind"] == "result"][-1]["data"]
     assert dealt_in_order(result) == [c.face.code for c in shoe.drawn[before - 1:]]
+    assert not [e for e in events if e["kind"] == "alarm" and e["data"]["code"] == "unexpected_card"]
+
+
+def test_a_device_back_while_a_card_is_on_the_line_asks_for_no_second_card(table_factory) -> None:
+    """The shuffler went silent and came back (heartbeat_timeout 1 s on a loaded machine) while the
+    card drawn for a card prompt was still on the shoe's line: the controller published that prompt
+    again, the simulated dealer took it for a new one and drew a card more, and the controller
+    read it after the result (``unexpected_card``, the round in fault). Made certain here: the
+    shoe's line drops everything until the shuffler has been unplugged and is back."""
+    table = table_factory(seed=22, devices={"heartbeat_timeout": 30.0})  # the line's silence is no fault
+    under_test = RoundUnderTest(table.dealer)
+    reached = under_test.hold_at("card", count=2)
+    settle = under_test.hold_at("settle")
+    table.start()
+    assert reached.wait(30)
+    shoe, shuffler = table.rig.shoe, table.rig.shuffler
+    before = len(shoe.drawn)
+    last = table.events()[-1]["seq"]
+    shoe.link.blackhole(True)                                 # the card is retransmitted until this ends
+    table.dealer.release()
+    deadline = time.monotonic() + 10
+    while len(shoe.drawn) == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(shoe.drawn) == before + 1, "the dealer drew the card"
+    shuffler.inject("unplug")
+    off = table.wait_event("device", lambda d: d["device"] == "shuffler" and d["status"] == "offline", after=last)
+    shuffler.inject("replug")
+    back = table.wait_event("device", lambda d: d["device"] == "shuffler" and d["status"] == "online",
+                            after=off["seq"])
+    assert back and not [e for e in table.events("card") if e["seq"] > last], "the card is still on the line"
+    shoe.link.blackhole(False)
+    assert settle.wait(30)
+    events = table.events()
+    arrived = next(e["seq"] for e in events if e["kind"] == "card" and e["seq"] > last)
+    assert not [e for e in events if e["kind"] == "prompt" and last < e["seq"] < arrived], \
+        "the card prompt did not wait for the shuffler: not published again"
+    result = [e for e in events if e["kind"] == "result"][-1]["data"]
+    assert dealt_in_order(result) == [c.face.code for c in shoe.drawn[before - 1:]]
+    assert not [e for e in events if e["kind"] == "alarm" and e["data"]["code"] == "unexpected_card"]

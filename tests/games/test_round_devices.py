@@ -116,6 +116,31 @@ def test_a_device_the_round_does_not_need_now_changes_no_prompt():
     assert r.last("prompt")["expect"] == "bets" and r.m.press("deal").accepted
 
 
+def test_a_device_the_prompt_does_not_wait_for_publishes_no_prompt_again():
+    """A prompt is a request: published twice, it asks twice. The shuffler went silent and came
+    back (a heartbeat lost on a loaded machine) while the card drawn for a card prompt was still on
+    the shoe's line; that prompt went out again and the simulated dealer drew one card more, an
+    ``unexpected_card`` fault after the round's result. A prompt that waits for the device still
+    changes, and goes out, both ways (the tests above)."""
+    r = Run()
+    r.to_betting()
+
+    def prompts() -> int:
+        return sum(1 for k, _ in r.events if k == "prompt")
+    shown = prompts()
+    r.m.device_input("shuffler", "device_offline", {"reason": "heartbeat_lost"})
+    r.m.device_input("shuffler", "device_online", {"info": "SIMSHUF 1.0"})
+    assert prompts() == shown, "the bets prompt again: the dealer would press deal twice"
+    r.m.press("deal")
+    r.m.card(cards("2H")[0])
+    shown = prompts()
+    assert r.last("prompt")["expect"] == "card"
+    r.m.device_input("shuffler", "device_offline", {"reason": "heartbeat_lost"})
+    r.m.device_input("shuffler", "device_online", {"info": "SIMSHUF 1.0"})
+    assert prompts() == shown, "the card prompt again: the dealer would draw a second card"
+    assert r.last("alarm")["code"] == "shuffler_heartbeat_lost" and r.m.state == "dealing"
+
+
 def test_a_card_read_during_the_outage_is_dealt_on_resume_not_burned():
     """The shoe read the player's second card as its line dropped; the frame arrives after the link
     is back, while the round is still in fault: the card is on the layout, so the resumed round
