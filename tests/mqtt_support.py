@@ -12,7 +12,9 @@ import json
 import os
 import pwd
 import queue
+import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -25,7 +27,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hw_sim.broker import free_port, mosquitto_path, wait_for_port
+from hw_sim.broker import free_port, mosquitto_path
 
 WAIT = 10.0
 """Seconds a test waits for something that should come at once: generous for a loaded CI machine."""
@@ -43,13 +45,40 @@ class RunningBroker:
     def __iter__(self) -> Iterator[Any]:
         return iter((self.host, self.port))
 
+    @property
+    def log(self) -> Path:
+        """What Mosquitto wrote to stderr (its errors, and its log with ``log_dest stderr``)."""
+        return self.conf.with_name(self.conf.stem + ".stderr")
+
     def start(self) -> None:
         exe = mosquitto_path()
         if exe is None:
             pytest.skip("mosquitto is not installed (apt-get install -y mosquitto)")
-        self.proc = subprocess.Popen([exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
-        wait_for_port(self.host, self.port)
+        with open(self.log, "ab") as err:  # opened here, as this user: whatever user Mosquitto drops to
+            self.proc = subprocess.Popen([exe, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=err)
+        self._wait_listening()
+
+    def _wait_listening(self) -> None:
+        """Until this broker accepts connections. A Mosquitto that exits (a file it cannot
+        read, a port another listener took) fails the test at once with its exit status and
+        what it said, not after a timeout, and never passes because another process answers."""
+        assert self.proc is not None
+        end = time.monotonic() + WAIT
+        while True:
+            status = self.proc.poll()
+            if status is not None:
+                said = self.log.read_text(errors="replace").strip()[-2000:] if self.log.exists() else ""
+                self.proc = None
+                raise AssertionError(f"mosquitto -c {self.conf} exited with status {status} before listening "
+                                     f"on {self.host}:{self.port}: {said or 'nothing on stderr'}")
+            try:
+                with socket.create_connection((self.host, self.port), timeout=0.5):
+                    return
+            except OSError:
+                if time.monotonic() > end:
+                    raise AssertionError(f"mosquitto -c {self.conf} is not listening on {self.host}:{self.port} "
+                                         f"after {WAIT} s") from None
+                time.sleep(0.05)
 
     def stop(self) -> None:
         """An outage: the broker process ends (retained messages go with it: persistence is off)."""
@@ -70,6 +99,26 @@ class RunningBroker:
     def resume(self) -> None:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGCONT)
+
+
+def readable_by_broker(folder: Path, *files: Path) -> list[Path]:
+    """Copies of ``files`` in ``folder`` that Mosquitto can read as its own user.
+
+    Started as root without a ``user`` setting (as config/mosquitto.conf runs it), Mosquitto
+    drops to the "mosquitto" user and only then reads its password and ACL files; a checkout
+    may sit in a directory only root may enter (a clone under ``mktemp -d``), so what it must
+    read is copied out, into ``folder`` (made readable by all, as is each copy). Every
+    directory above ``folder`` must let others through (/tmp does)."""
+    folder.chmod(0o755)
+    closed = [str(p) for p in folder.parents if not p.stat().st_mode & 0o001]
+    assert not closed, f"{folder}: Mosquitto, as its own user, cannot pass through {closed} (TMPDIR?)"
+    copies = []
+    for source in files:
+        copy = folder / source.name
+        shutil.copyfile(source, copy)
+        copy.chmod(0o644)
+        copies.append(copy)
+    return copies
 
 
 @contextlib.contextmanager

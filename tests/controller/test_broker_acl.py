@@ -20,7 +20,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_support import WAIT, RunningBroker, Subscriber
+from mqtt_support import WAIT, RunningBroker, Subscriber, readable_by_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hw_sim.broker import free_port
@@ -36,12 +36,13 @@ def acl_broker() -> Iterator[RunningBroker]:
     if passwd_tool is None:
         pytest.skip("mosquitto_passwd is not installed")
     with tempfile.TemporaryDirectory(prefix="tablectl-acl-") as tmp:
-        tmp_path = Path(tmp)
-        tmp_path.chmod(0o755)  # started as root, mosquitto reads these as its own user
-        yield from _run_example_broker(passwd_tool, tmp_path)
+        yield from _run_example_broker(passwd_tool, Path(tmp))
 
 
 def _run_example_broker(passwd_tool: str, tmp_path: Path) -> Iterator[RunningBroker]:
+    # Started as root, Mosquitto reads the password file and the ACL as its own user: both in a
+    # folder it may read, not in the checkout (which may sit where only root may enter).
+    acl, = readable_by_broker(tmp_path, ROOT / "config" / "acl")
     passwd = tmp_path / "passwd"
     for i, (user, password) in enumerate(USERS.items()):
         subprocess.run([passwd_tool, *(["-c"] if i == 0 else []), "-b", str(passwd), user, password], check=True)
@@ -50,10 +51,10 @@ def _run_example_broker(passwd_tool: str, tmp_path: Path) -> Iterator[RunningBro
     text = (ROOT / "config" / "mosquitto.conf").read_text()
     text = (text.replace("listener 1883 10.10.0.2", f"listener {port} 127.0.0.1")
                 .replace("/etc/mosquitto/tablectl.passwd", str(passwd))
-                .replace("/etc/mosquitto/tablectl.acl", str(ROOT / "config" / "acl"))
+                .replace("/etc/mosquitto/tablectl.acl", str(acl))
                 .replace("persistence true", "persistence false")
-                .replace("log_dest syslog", "log_dest none"))
-    assert f"listener {port} 127.0.0.1" in text and str(passwd) in text
+                .replace("log_dest syslog", "log_dest stderr"))  # kept in RunningBroker.log
+    assert f"listener {port} 127.0.0.1" in text and str(passwd) in text and str(acl) in text
     conf = tmp_path / "mosquitto.conf"
     conf.write_text(text)
     conf.chmod(0o644)
