@@ -70,14 +70,37 @@ class ButtonPressed(DeviceEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class CupShaken(DeviceEvent):
+    """The dice cup's shake ended with the cup closed: a reading may follow (docs/protocols.md,
+    "Dice cup"). A round takes a reading only after a shake, so a cup opened without one (the
+    same dice read again) cannot pass as a new throw."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRead(DeviceEvent):
+    """The cup was opened and read: one value per die, die 1 first (each die has its own slot
+    in the report, so a die keeps its number from shake to shake). The values are as the cup
+    sent them: the round checks their count and range (1..6) and raises its own alarm."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CupClosed(DeviceEvent):
+    """The cup was put back over the dice: the end of a shake's cycle."""
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceFault(DeviceEvent):
     """A fault the device reports or the driver detects.
 
     ``code`` is one of a fixed vocabulary (docs/protocols.md): ``jam``,
     ``door_open``, ``unreadable``, ``count_wrong``, ``misread``,
     ``double_card``, ``unknown_card``, ``heartbeat_lost``, ``nak``,
-    ``bad_message``. ``detail`` is operator text that never carries a card's
-    identity unless the card is face up by then.
+    ``bad_message``; the dice cup's ``die_unreadable``, ``die_on_edge``,
+    ``lifted_early`` (the cup's own), ``stall``, ``bad_report``,
+    ``reports_lost``, ``self_test`` (the driver's). ``detail`` is operator text
+    that never carries a card's identity unless the card is face up by then.
     """
 
     code: str
@@ -96,6 +119,9 @@ class DeviceOnline(DeviceEvent):
     info: str = ""
     reads: int | None = None
     """A card reader's count of the cards it has read since it started (its hello)."""
+    serial: str | None = None
+    """The device's serial number, where it has one (a USB dice cup): another serial in the
+    same role is another device (the dice statistics start afresh for it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,9 @@ class DeviceRole:
     reads_cards: bool = False
     prepares_deck: bool = False
     """Deck checks and shuffles come from this role (a fault there repeats the step)."""
+    reads_dice: bool = False
+    """The dice cup: while a shake is due (games.round.steps.DiceDue) its faults and its link
+    going down repeat the shake (nothing on the layout depends on a shake that was not read)."""
     required: bool = True
 
 

@@ -118,6 +118,13 @@ DEVICE_FIXES: dict[str, str] = {
     "offline": "check the device's cable and power",
     "heartbeat_lost": "check the device's cable and power",
     "link_lost": "check the device's cable and power",
+    "die_unreadable": "the cup could not read a die: check that every die lies flat, clean and in view",
+    "die_on_edge": "a die landed on its edge against the cup's wall",
+    "lifted_early": "the cup was lifted before the shake ended",
+    "bad_report": "the cup sent a report that could not be read: check its cable",
+    "reports_lost": "reports from the cup were lost: check its cable",
+    "stall": "the cup's endpoint stalled (the driver cleared it)",
+    "self_test": "the cup failed its self-test: have it serviced",
 }
 """What the dealer does about a device fault, by code (alarm ``action``)."""
 
@@ -415,7 +422,8 @@ class RoundMachine:
         if self.state in ("ready", "betting", "deck_check", "shuffle", "load_shoe", "result"):
             self._publish_prompt_if_changed()  # the prompt now waits for the device, if it needs it
 
-    def _input_device_online(self, role: str, info: str = "", reads: int | None = None) -> None:
+    def _input_device_online(self, role: str, info: str = "", reads: int | None = None,
+                             serial: str | None = None) -> None:
         """A device is back: a prompt that waited for it is published again. A fault it caused
         stays until the pit resumes or voids."""
         if self.down.pop(role, None) is not None and self.state != "closed":

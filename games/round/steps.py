@@ -10,6 +10,15 @@ or ``decision`` with the seat and its choices), the ``card`` event (a face-down 
 code or value), a card arriving while a decision is due (``unexpected_card``, fault), the seat
 buttons (lit for the deciding seat only; another seat's press refused with the reason), the
 ``turn`` light, and ``hands_complete`` when no step is left.
+
+A step may also be a shake of the dice cup (:class:`DiceDue`): the ``dice`` prompt with the
+number of dice and the shaker's seat; the reading is taken only after a shake in this step and
+only if it has that many dice, each 1 to 6 (games.dice.reading_problem). A reading that fails is
+a warning alarm naming what came and what was due (``dice_before_shake``, ``dice_count``,
+``dice_value``), and the same prompt is published again: the round waits for a valid shake. A
+valid one is a ``dice`` event, then the game's :meth:`Steps._shaken`. Dice read when none are due
+are an ``unexpected_dice`` warning. The cup's own faults and its link going down while a shake is
+due repeat the shake (the ``reads_dice`` role's policy, as a shuffler's faults repeat its step).
 """
 
 from __future__ import annotations
@@ -18,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.cards import Card
-from games.round.lifecycle import RoundMachine
+from games.dice import reading_problem
+from games.round.lifecycle import DEVICE_FIXES, RoundMachine, _alarm_code
 
 
 @dataclass(frozen=True)
@@ -54,7 +64,21 @@ class PressDue:
     text: str
 
 
-Step = CardDue | DecisionDue | PressDue
+@dataclass(frozen=True)
+class DiceDue:
+    """A shake of the dice cup: how many dice the rules throw, the seat that shakes (the banker,
+    the designated player; None: the dealer), and why (the rule, for the prompt)."""
+
+    count: int
+    seat: int | None = None
+    why: str = ""
+
+
+Step = CardDue | DecisionDue | PressDue | DiceDue
+
+NOTHING_LOST: frozenset[str] = frozenset({"stall"})
+"""Dice-cup faults after which the reading still arrives (the cup keeps a report until it is
+read): no new shake is asked for."""
 
 
 class Steps(RoundMachine):
@@ -81,6 +105,16 @@ class Steps(RoundMachine):
         """Extra fields of a face-up card's event (a value the game counts)."""
         return {}
 
+    def _shaken(self, due: DiceDue, values: tuple[int, ...]) -> None:
+        """A valid reading of the throw ``due`` asked for: ``due.count`` values, each 1 to 6, die 1
+        first (the game records it; the ``dice`` event is already out)."""
+        raise NotImplementedError
+
+    def _dice_data(self, due: DiceDue, values: tuple[int, ...]) -> dict[str, Any]:
+        """Extra fields of the ``dice`` event (the seat the total reaches, for a game that deals
+        from it)."""
+        return {}
+
     # --- the lifecycle's hooks -------------------------------------------------------
 
     def _deal_card(self, card: Card) -> None:
@@ -89,6 +123,7 @@ class Steps(RoundMachine):
             why = (f"seat {step.seat} has not decided ({' or '.join(step.choices)})"
                    if isinstance(step, DecisionDue) else
                    f"{step.text[0].lower()}{step.text[1:].rstrip('.')} first" if isinstance(step, PressDue)
+                   else "the dice are due (shake the cup)" if isinstance(step, DiceDue)
                    else "no card is due")
             message = f"{card.code} drawn, but {why}"
             self._alarm("unexpected_card", "fault", message, card=card.code, expected=self._due_text(),
@@ -124,6 +159,8 @@ class Steps(RoundMachine):
         super()._button_deal()
 
     def _step_done(self) -> None:
+        self._dice_shaken = False
+        self._device_note = None  # a note about the step just done (a die on edge) is stale
         if self._next_step() is None:
             self._fire("hands_complete")
         else:
@@ -148,6 +185,15 @@ class Steps(RoundMachine):
             return {"expect": "none", "hand": None, "text": "Every hand is complete."}
         if isinstance(step, PressDue):
             return {"expect": step.expect, "hand": None, "text": step.text}
+        if isinstance(step, DiceDue):
+            who = f"Seat {step.seat} shakes" if step.seat is not None else "Shake"
+            text = f"{who} the dice cup: {step.count} dice" + (f" ({step.why})" if step.why else "") + "."
+            if self._device_note:
+                text = f"{self._device_note} {text}"
+            prompt = {"expect": "dice", "hand": None, "count": step.count, "text": text}
+            if step.seat is not None:
+                prompt["seat"] = step.seat
+            return prompt
         face = " face down" if step.face == "down" else ""
         text = f"Card to {step.where}, position {step.position}{face}" + (f": {step.why}" if step.why else "") + "."
         prompt: dict[str, Any] = {"expect": "card", "hand": step.hand, "position": step.position, "face": step.face,
@@ -162,6 +208,8 @@ class Steps(RoundMachine):
             return f"seat {step.seat} to {' or '.join(step.choices)}"
         if isinstance(step, PressDue):
             return f"no card: {step.text[0].lower()}{step.text[1:].rstrip('.')}"
+        if isinstance(step, DiceDue):
+            return _dice_text(step)
         if step is None:
             return "no card"
         return f"card -> {step.where}" + (f" ({step.why})" if step.why else "")
@@ -179,3 +227,83 @@ class Steps(RoundMachine):
     def _seat_buttons_lit(self) -> dict[str, list[int]]:
         due = self._deciding()
         return {} if due is None else {choice: [due.seat] for choice in due.choices}
+
+    # --- the dice cup ------------------------------------------------------------------
+
+    _dice_shaken: bool = False
+    """The cup was shaken while the current :class:`DiceDue` was due, and nothing read since."""
+
+    def _dice_due(self) -> DiceDue | None:
+        step = self._next_step() if self.state == "dealing" else None
+        return step if isinstance(step, DiceDue) else None
+
+    def _input_cup_shaken(self, role: str) -> None:
+        """A shake counts only for the throw that is due now: a shake before it (while betting)
+        leaves the next reading a ``dice_before_shake``."""
+        self._dice_shaken = self._dice_due() is not None
+
+    def _input_cup_closed(self, role: str) -> None:
+        """The cup is back over the dice: nothing to check (a reading, or its fault, came first)."""
+
+    def _input_dice_read(self, role: str, values: tuple[int, ...]) -> None:
+        values = tuple(values)
+        due = self._dice_due()
+        if due is None:
+            if self.state != "closed":
+                shown = " ".join(str(v) for v in values) or "no dice"
+                self._alarm("unexpected_dice", "warning",
+                            f"the {role} read dice ({shown}) but no dice are due (state {self.state}): ignored",
+                            expected=self._expected_text(), action="follow the prompt; shake only when it asks")
+            return
+        shaken, self._dice_shaken = self._dice_shaken, False
+        problem = reading_problem(values, due.count, shaken)
+        if problem is not None:
+            code, message = problem
+            self._alarm(code, "warning", message, expected=_dice_text(due),
+                        action="shake the cup again: the round waits for a valid shake")
+            self._device_note = f"{message[0].upper()}{message[1:]}: shake again."
+            self._publish_prompt()
+            return
+        data: dict[str, Any] = {"values": list(values), "total": sum(values), "seat": due.seat}
+        data.update(self._dice_data(due, values))
+        self._emit("dice", data)
+        self._shaken(due, values)
+        self._step_done()
+
+    def device_fault(self, device: str, code: str, detail: str) -> None:
+        """A fault of the ``reads_dice`` role while a shake is due repeats the shake (alarm
+        ``<role>_<code>``, severity fault, and the dice prompt again naming it), as the shuffler's
+        faults repeat its step; a stall loses nothing (the reading still comes): a warning.
+        Anything else is the lifecycle's."""
+        role = self.ROLES.get(device)
+        if role is None or not role.reads_dice or self._dice_due() is None:
+            super().device_fault(device, code, detail)
+            return
+        alarm = _alarm_code(device, code)
+        fix = DEVICE_FIXES.get(code, f"check the {device}")
+        what = "went offline" if code == "offline" else f"reported {code}"
+        if code in NOTHING_LOST:
+            self._alarm(alarm, "warning", f"the {device} {what} while a shake was due; its reading is kept",
+                        expected=self._expected_text(), action="wait for the reading; no new shake is needed")
+            return
+        self._dice_shaken = False
+        self._alarm(alarm, "fault", f"the {device} {what} while a shake was due: the shake does not count",
+                    expected=self._expected_text(), action=f"{fix}, then shake the cup again")
+        self._device_note = f"The {device} {what}: {fix}, then shake again."
+        self._publish_prompt()
+
+    def _waiting_for(self) -> tuple[str, str] | None:
+        """While a shake is due, the table waits for a ``reads_dice`` role that is down (the
+        prompt says so); back, the dice prompt is published again."""
+        found = super()._waiting_for()
+        if found is None and self.down and self._dice_due() is not None:
+            for role, why in sorted(self.down.items()):
+                policy = self.ROLES.get(role)
+                if policy is not None and policy.reads_dice:
+                    return role, why
+        return found
+
+
+def _dice_text(due: DiceDue) -> str:
+    who = f" by seat {due.seat}" if due.seat is not None else ""
+    return f"dice: a shake of {due.count} dice{who}, each 1 to 6" + (f" ({due.why})" if due.why else "")

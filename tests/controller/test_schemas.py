@@ -37,6 +37,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "void": {"round": 3, "reason": "dealer pressed void", "by": "dealer"},
     "resume": {"round": 3, "by": "pit", "burned": ["7H"]},
     "button": {"button": "deal", "accepted": False, "reason": "deal is not lit in state dealing"},
+    "dice": {"values": [6, 2, 3], "total": 11, "seat": 1},
     "device": {"device": "shoe", "status": "fault", "code": "misread", "detail": "card not read"},
     "line_errors": {"device": "shoe", "dropped": {"noise": 3, "bad_length": 0, "bad_crc": 1, "bad_etx": 0}},
     "lights": {"seats": {"action": [], "player_dealer": [1]}, "buttons_lit": ["deal", "pass"],
