@@ -26,7 +26,8 @@ from games.odds import GameOdds
 from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
-PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill")
+PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill",
+                             "no_bust")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 

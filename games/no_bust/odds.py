@@ -1,0 +1,202 @@
+"""No Bust 21st Century Blackjack's odds for `tablectl odds`.
+
+- Exact: how the player-dealer's hand ends under its chart (RPD, GR7, AR1), dealt alone from a
+  full shoe of N decks with their jokers -- every draw sequence counted by card composition, in
+  fractions (:func:`dealer_outcomes`).
+- Simulated (labelled so, with its 95 % interval): the player's bet, per unit of the first wager,
+  over seeded rounds of one player against the player-dealer, each from a freshly shuffled shoe.
+  The player plays the sheet's chart (RFP) and, where it leaves the choice, a plain strategy
+  (:func:`plain_strategy`); the bet's value depends on how players play, which the sheet leaves
+  to them, so no figure of it can be exact for every table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from functools import cache
+
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
+from games.no_bust import rules
+from games.odds import GameOdds, OutcomeOdds, WagerOdds
+
+SHEET = rules.Rules()
+"""The default readings (games.no_bust)."""
+
+ROUNDS = 40_000
+"""Seeded rounds of the simulation: about two seconds, the edge within roughly ±1 %."""
+
+CATEGORIES: tuple[Card, ...] = (*(card(f"{r}S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")), JOKER)
+"""The player-dealer's drawing rule sees ranks by value: ace, 2-9, a 10-point card, a joker."""
+
+
+def shoe_composition(decks: int, jokers_per_deck: int = 1) -> dict[Card, int]:
+    """A full shoe by category: four of each rank a deck (sixteen 10-point cards), the jokers."""
+    out = {c: 4 * decks for c in CATEGORIES[:-1]}
+    out[card("10S")] = 16 * decks
+    out[JOKER] = jokers_per_deck * decks
+    return out
+
+
+def outcome_name(t: rules.Total) -> str:
+    if t.natural:
+        return "natural (two jokers)"
+    if t.joker:
+        return "21 with a joker"
+    if t.over:
+        return "over a natural"
+    return str(t.value)
+
+
+def dealer_outcomes(composition: Mapping[Card, int], highest_total: int = 21) -> dict[str, Fraction]:
+    """How the player-dealer's hand ends, dealt alone from a shoe of ``composition``: two cards
+    (HP8), then a card at a time while :func:`games.no_bust.rules.player_dealer_draws` says so.
+    Exact: each sequence of draws weighted by the cards left, merged by the hand's multiset."""
+    kinds = tuple(composition)
+    size = sum(composition.values())
+
+    @cache
+    def finish(hand: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
+        cards = [kinds[i] for i in hand]
+        if len(cards) >= 2 and not rules.player_dealer_draws(cards, highest_total)[0]:
+            return ((outcome_name(rules.total(cards, highest_total)), Fraction(1)),)
+        left = size - len(hand)
+        out: Counter = Counter()
+        for i, kind in enumerate(kinds):
+            n = composition[kind] - hand.count(i)
+            if n <= 0:
+                continue
+            for name, p in finish(tuple(sorted((*hand, i)))):
+                out[name] += Fraction(n, left) * p
+        return tuple(out.items())
+
+    return dict(finish(()))
+
+
+# --- the simulated bet ---------------------------------------------------------------------------------
+
+
+def plain_strategy(cards: Sequence[Card], up: Card, allowed: Sequence[str], highest_total: int = 21) -> str:
+    """Where the chart leaves the choice: split aces and eights; double a hard 10 or 11 against a
+    2-9; draw on hard 16 or less and soft 17 or less (as the player-dealer does); never surrender."""
+    t = rules.total(cards, highest_total)
+    up_value = None if up.is_joker else rules.card_value(up)
+    if "split" in allowed and cards[0].rank in ("A", "8"):
+        return "split"
+    if "double" in allowed and not t.soft and t.value in (10, 11) and up_value is not None and 2 <= up_value <= 9:
+        return "double"
+    if "hit" in allowed and ("stand" not in allowed or t.value <= (17 if t.soft else 16)):
+        return "hit"
+    return "stand" if "stand" in allowed else allowed[0]
+
+
+Strategy = Callable[[Sequence[Card], Card, Sequence[str], int], str]
+
+
+def play_round(draw: Callable[[], Card], readings: rules.Rules = SHEET,
+               strategy: Strategy = plain_strategy) -> tuple[list[rules.PlayedHand], list[Card]]:
+    """One player against the player-dealer, cards from ``draw``: the player's hands as they end
+    and the player-dealer's hand (the machine's sequence, without the table around it)."""
+    first = [draw(), draw()]
+    dealer = [draw(), draw()]
+    up = dealer[0]
+    high = readings.highest_total
+    hands: list[dict] = [{"cards": first, "wager": "bet", "split": False, "aces": False, "doubled": False,
+                          "surrendered": False}]
+    splits = 0
+    i = 0
+    while i < len(hands):
+        h = hands[i]
+        while True:
+            if len(h["cards"]) < 2:
+                h["cards"].append(draw())
+            if h["doubled"] or h["surrendered"]:
+                break
+            state = rules.HandState(tuple(h["cards"]), h["split"], h["aces"], splits, up.is_joker)
+            allowed = rules.choices(state, readings)
+            if not allowed or allowed == ("stand",):
+                break
+            choice = strategy(h["cards"], up, allowed, high)
+            if choice == "stand":
+                break
+            if choice == "surrender":
+                h["surrendered"] = True
+                break
+            if choice == "split":
+                splits += 1
+                moved = h["cards"].pop()
+                aces = moved.rank == "A"
+                h["split"], h["aces"] = True, h["aces"] or aces
+                hands.append({"cards": [moved], "wager": "split", "split": True, "aces": aces, "doubled": False,
+                              "surrendered": False})
+                continue
+            h["cards"].append(draw())
+            if choice == "double":
+                h["doubled"] = True
+        i += 1
+    while rules.player_dealer_draws(dealer, high)[0]:
+        dealer.append(draw())
+    return ([rules.PlayedHand(tuple(h["cards"]), h["wager"], h["doubled"], h["surrendered"]) for h in hands],
+            dealer)
+
+
+def simulate(rounds: int, seed: int, decks: int, jokers_per_deck: int = 1,
+             readings: rules.Rules = SHEET) -> Counter:
+    """Net per unit of the first wager over ``rounds`` seeded rounds -> how many rounds had it."""
+    shoe = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] * decks + [JOKER] * (jokers_per_deck * decks)
+    rng = random.Random(seed)
+    tally: Counter = Counter()
+    n = len(shoe)
+    for _ in range(rounds):
+        k = 0
+
+        def draw() -> Card:
+            nonlocal k
+            j = rng.randrange(k, n)  # a uniform card of those left: the shoe stays a permutation
+            shoe[k], shoe[j] = shoe[j], shoe[k]
+            k += 1
+            return shoe[k - 1]
+
+        hands, dealer = play_round(draw, readings)
+        tally[sum((w.net for h in hands for w in rules.settle_hand(h, dealer, readings)), Fraction(0))] += 1
+    return tally
+
+
+def _bet(rounds: int, seed: int, decks: int, jokers: int, readings: rules.Rules) -> WagerOdds:
+    tally = simulate(rounds, seed, decks, jokers, readings)
+
+    def label(net: Fraction) -> str:
+        return "push" if net == 0 else (f"win {net}" if net > 0 else f"lose {-net}") + " units"
+
+    outcomes = tuple(OutcomeOdds(label(net), count / rounds, float(net))
+                     for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))
+    mean = sum(o.probability * o.net for o in outcomes)
+    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
+    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
+    return WagerOdds("bet", outcomes, method="simulation", interval=(mean - half, mean + half),
+                     note=f"{rounds:,} seeded rounds (seed {seed}), one player against the player-dealer, "
+                          "each from a fresh shoe; net per unit of the first wager, doubles and splits "
+                          "included; the chart, then: split A and 8, double hard 10-11 against 2-9, "
+                          "draw to 17 as the player-dealer does, never surrender")
+
+
+def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1,
+         jokers_per_deck: int = 1) -> GameOdds:
+    if paytable not in (None, "sheet"):
+        raise ValueError("--paytable: No Bust 21st Century Blackjack pays even money (the sheet prints no "
+                         "payouts); name 'sheet' or leave it out")
+    n = 6 if decks is None else decks
+    if not 1 <= n <= 8:
+        raise ValueError(f"--decks: one to eight decks, not {n}")
+    readings = rules.Rules()
+    dealer = dealer_outcomes(shoe_composition(n, jokers_per_deck), readings.highest_total)
+    order = ["17", "18", "19", "20", "21", "21 with a joker", "natural (two jokers)", "over a natural"]
+    shares = ", ".join(f"{k} {float(dealer.get(k, 0)):.6f}" for k in order)
+    return GameOdds("no_bust", f"sheet (every win even money), {jokers_per_deck} joker(s) a deck", n,
+                    (_bet(rounds, seed, n, jokers_per_deck, readings),),
+                    notes=("simulated: the bet (how players play is theirs to choose); exact: the "
+                           "player-dealer's chart",
+                           f"the player-dealer's hand dealt alone from a full shoe, exactly: {shares}"))
