@@ -20,12 +20,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.config import Config, ConfigError, load_config, parse_raw
+from controller.config import Config, ConfigError, DeviceSection, load_config, parse_raw
 from controller.demo_end import DemoEnd
 from controller.instance_lock import AnotherController, TableLocked
 from controller.journal_check import JournalError
 from controller.pit_client import PitClient
 from controller.pitview import PitView
+from drivers.kinds import KINDS
 from games import registry
 
 if TYPE_CHECKING:
@@ -190,7 +191,8 @@ def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is impor
     from hw_sim.rig import SimRig
 
     spec = registry.get(cfg.table.game).deck(cfg.options)
-    return SimRig(spec, kinds={name: dev.kind for name, dev in cfg.devices.items()}, **kw)  # type: ignore[arg-type]
+    return SimRig(spec, kinds={name: dev.kind for name, dev in cfg.devices.items()},  # type: ignore[arg-type]
+                  settings={name: dict(dev.settings) for name, dev in cfg.devices.items()}, **kw)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -249,9 +251,17 @@ def sim_config(cfg: Config, urls: dict[str, str], host: str, port: int, journal:
         cfg,
         mqtt=replace(cfg.mqtt, host=host, port=port),
         journal=replace(cfg.journal, path=journal),
-        devices={name: replace(dev, url=urls[name]) for name, dev in cfg.devices.items()},
+        devices={name: _pointed(dev, urls[name]) for name, dev in cfg.devices.items()},
         table=replace(cfg.table, autostart=True),
     )
+
+
+def _pointed(dev: DeviceSection, address: str) -> DeviceSection:
+    """A simulator's address goes where the device's kind takes it: a serial line's ``url``, a USB
+    device's pyusb ``backend`` (the simulated bus, ``hwsim://...``)."""
+    if "backend" in KINDS[dev.kind].settings.get("properties", {}):
+        return replace(dev, settings={**dev.settings, "backend": address})
+    return replace(dev, url=address)
 
 
 # -- run -----------------------------------------------------------------------

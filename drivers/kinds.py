@@ -39,6 +39,37 @@ def _serial(module: str, cls: str) -> Callable[[str, Mapping[str, Any], queue.Qu
     return open_driver
 
 
+DICE_CUP_SETTINGS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string"},
+        "vendor_id": {"type": "integer", "minimum": 0, "maximum": 0xFFFF,
+                      "x-why": "the cup's USB vendor id, 0 to 0xffff (TOML takes 0x1209)"},
+        "product_id": {"type": "integer", "minimum": 0, "maximum": 0xFFFF,
+                       "x-why": "the cup's USB product id, 0 to 0xffff (TOML takes 0xd1ce)"},
+        "serial": {"type": "string", "minLength": 1, "maxLength": 126},
+        "dice": {"type": "integer", "minimum": 1, "maximum": 8,
+                 "x-why": "the dice in the cup, 1 to 8 (a report carries at most 8)"},
+        "backend": {"type": "string", "minLength": 1, "pattern": r"^(libusb1|libusb0|openusb|hwsim://\S+)$",
+                    "x-why": "libusb1 (the default), libusb0, openusb, or a simulator's hwsim://NAME"},
+        "read_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
+        "control_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
+        "reconnect_max": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
+    },
+    "required": ["kind", "vendor_id", "product_id"],
+    "additionalProperties": False,
+}
+"""A USB dice cup (pyusb): found by vendor and product id, and by serial among several cups."""
+
+
+def _dice_cup(name: str, settings: Mapping[str, Any], inbox: queue.Queue) -> DeviceDriver:
+    from drivers.dice_cup import DiceCupDriver  # pyusb only for a table with a cup
+
+    keys = ("serial", "dice", "backend", "read_timeout", "control_timeout", "reconnect_max")
+    return DiceCupDriver(name, inbox, vendor_id=settings["vendor_id"], product_id=settings["product_id"],
+                         **{k: settings[k] for k in keys if k in settings})
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -55,6 +86,8 @@ KINDS: dict[str, Kind] = {
                      _serial("drivers.shuffler", "ShufflerDriver")),
     "hand_shuffler": Kind("hand_shuffler", "hand-forming shuffler: deck check, shuffle, whole hands (serial)",
                           SERIAL_SETTINGS, _serial("drivers.hand_shuffler", "HandShufflerDriver")),
+    "dice_cup": Kind("dice_cup", "dice cup: shaken, opened with the dice values, closed, faults (USB, pyusb)",
+                     DICE_CUP_SETTINGS, _dice_cup),
 }
 
 

@@ -47,7 +47,8 @@ class GameEntry:
       ``[game]`` (``seats`` -> ``table.seats``).
     - ``schemas``: a directory of JSON Schemas of the game's own events
       (``card``, ``result`` ...), which refine the generic ones.
-    - ``demo``: ``table.seats`` and ``[game]`` of the simulated table.
+    - ``demo``: ``table.seats`` and ``[game]`` of the simulated table, and ``devices``: settings
+      of its ``[devices.<role>]`` beyond where to find them (a dice cup's ``dice``).
     - ``commands``: pit commands the game adds (beyond open, close, void ...).
     - ``odds``: each wager's probabilities and edge (games.odds), for `tablectl odds`.
     """

@@ -207,6 +207,8 @@ class SimDealer:
         elif expect == "press":
             # A phase the dealer closes with a button (re-bets complete, discards placed).
             self.press(prompt["buttons"][0])
+        elif expect == "dice":
+            device.shake()   # the cup reports shaken, opened with the dice, closed
         elif expect == "decision":
             # A player's choice: any of the buttons the prompt offers that seat.
             self.press(self.rng.choice(prompt["choices"]), prompt["seat"])

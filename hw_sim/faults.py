@@ -14,6 +14,8 @@ A spec names a fault of a simulated device and the moment it happens, as
                            2's first card is due, and recovers 5 s later
     garbage@5s             64 random bytes on the shoe's line 5 s after the start
     shuffler.unplug@shuffle   another device than the fault's usual one
+    die_on_edge@dice:2     the dealer's 2nd shake of the dice cup lands a die on its edge
+    cup.unplug@dice:3+2s   the cup's cable comes out as its 3rd shake is due, back 2 s later
 
 WHEN is one of
 
@@ -21,8 +23,8 @@ WHEN is one of
 - ``<step>`` or ``<step>:<n>``: the n-th time (default 1) the simulated dealer
   is prompted for that step, just before it acts: ``deck_check``,
   ``shuffle``, ``load_shoe``, ``bets``, ``card`` (``card:n`` = the dealer's
-  n-th draw), ``settle``, ``fault``;
-- ``round:<n>``: the first draw of the n-th round this simulator deals.
+  n-th draw), ``dice`` (``dice:n`` = the n-th shake), ``settle``, ``fault``;
+- ``round:<n>``: the first draw (or shake) of the n-th round this simulator deals.
 
 Steps and rounds are counted by the simulated dealer as it follows the
 controller's prompts, so a fault fires at the same point of a seeded run
@@ -47,9 +49,9 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-DEVICES: tuple[str, ...] = ("shoe", "shuffler")
+DEVICES: tuple[str, ...] = ("shoe", "shuffler", "cup")
 
-STEPS: tuple[str, ...] = ("deck_check", "shuffle", "load_shoe", "bets", "card", "settle", "fault")
+STEPS: tuple[str, ...] = ("deck_check", "shuffle", "load_shoe", "bets", "card", "dice", "settle", "fault")
 """Prompt ``expect`` values a WHEN may name (the simulated dealer acts on these)."""
 
 
@@ -80,10 +82,15 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
     FaultKind("unknown_card", ("shoe",), "the next card drawn is read as a code that names no card"),
     FaultKind("heartbeat", ("shoe", "shuffler"),
               "the device falls silent, heartbeats included, and recovers after the duration", 5.0),
-    FaultKind("unplug", ("shoe", "shuffler"), "the device's cable comes out and goes back in after the duration",
-              1.0),
+    FaultKind("unplug", ("shoe", "shuffler", "cup"),
+              "the device's cable comes out and goes back in after the duration", 1.0),
     FaultKind("dropout", ("shoe", "shuffler"),
               "the line drops every byte both ways for the duration, the ports left open (a flaky cable)", 2.2),
+    FaultKind("stall", ("cup",), "the cup's interrupt-IN endpoint halts until the driver clears it"),
+    FaultKind("malformed_report", ("cup",), "the next shake's reading goes out with a broken CRC"),
+    FaultKind("die_on_edge", ("cup",), "the next shake lands a die on its edge: the cup reports it, no reading"),
+    FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading"),
+    FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended"),
 )}
 
 EXAMPLES = "e.g. jam@shuffle, misread@card:12, unplug@round:3, heartbeat@round:2+5s, dropout@card:3+2.2s, garbage@5s"
@@ -231,7 +238,7 @@ class FaultScheduler:
         with self._lock:
             self._steps[expect] += 1
             new_round = False
-            if expect == "card":
+            if expect in ("card", "dice"):
                 new_round = round_ != self._last_round if round_ is not None else self._last_step == "bets"
                 if new_round:
                     self._rounds += 1

@@ -1,5 +1,5 @@
 """One simulated table: the physical cards, the shuffler and the shoe on
-their cables, and the dealer. The demo, `tablectl sim`, the benchmarks and
+their cables, a dice cup on a simulated USB bus, and the dealer. The demo, `tablectl sim`, the benchmarks and
 the end-to-end tests all build the simulated side with this, so they all
 exercise the same thing.
 """
@@ -15,9 +15,10 @@ from games.decks import DeckSpec
 from hw_sim.dealer import SimDealer
 from hw_sim.devices import SimDevice, SimShoe, SimShuffler
 from hw_sim.faults import FaultScheduler, FaultSpec
-from hw_sim.kinds import SIM_KINDS
+from hw_sim.kinds import SIM_KINDS, on_usb
 from hw_sim.physical import Table
 from hw_sim.transport import hwsim_port, open_pty
+from hw_sim.usb_backend import SimUsbBus
 
 _rig_ids = itertools.count(1)
 
@@ -30,6 +31,8 @@ class SimRig:
     seed: int = 0
     kinds: dict[str, str] = field(default_factory=lambda: {"shoe": "card_shoe", "shuffler": "shuffler"})
     """Each device's name (its role in the game) and kind, as the table's config has them."""
+    settings: dict[str, dict] = field(default_factory=dict)
+    """Each device's other config settings, where the simulated device follows them (a cup's ``dice``)."""
     transport: str = "pty"            # "pty" (real pseudo-terminals) or "hwsim" (in-process)
     links: dict[str, str] = field(default_factory=dict)  # pty: symlink path per device
     heartbeat: float | None = 1.0
@@ -43,7 +46,9 @@ class SimRig:
     devices: dict[str, SimDevice] = field(default_factory=dict, init=False)
     dealer: SimDealer | None = field(default=None, init=False)
     urls: dict[str, str] = field(default_factory=dict, init=False)
+    """Where the controller finds each device: a pty path or ``hwsim://`` line, or the USB bus."""
     scheduler: FaultScheduler | None = field(default=None, init=False)
+    usb: SimUsbBus | None = field(default=None, init=False)
 
     def start(self) -> SimRig:
         if self.transport not in ("pty", "hwsim"):
@@ -56,13 +61,22 @@ class SimRig:
         rig = f"{os.getpid()}-{next(_rig_ids)}"
         common = {"heartbeat": self.heartbeat, "retransmit": self.retransmit}
         for offset, (name, kind) in enumerate(sorted(self.kinds.items(), key=_device_order), start=1):
+            if on_usb(kind):
+                if self.usb is None:
+                    self.usb = SimUsbBus(f"usb-{rig}").register()
+                dice = self.settings.get(name, {}).get("dice", 3)
+                self.devices[name] = self.usb.attach(SIM_KINDS[kind](  # type: ignore[call-arg]
+                    dice=dice, seed=self.seed + offset, serial=f"SIMCUP-{self.seed + offset}", name=name))
+                self.urls[name] = self.usb.url
+                continue
             if self.transport == "pty":
                 port = open_pty(self.links.get(name))
                 self.urls[name] = port.path
             else:
                 port = hwsim_port(f"{name}-{rig}")
                 self.urls[name] = port.url
-            self.devices[name] = SIM_KINDS[kind](self.table, port, seed=self.seed + offset, **common)
+            self.devices[name] = SIM_KINDS[kind](self.table, port, seed=self.seed + offset,  # type: ignore[call-arg]
+                                                 **common)
         for device in self.devices.values():
             device.start()
         self.scheduler = FaultScheduler(specs, dict(self.devices)).start()
@@ -98,6 +112,8 @@ class SimRig:
             close = getattr(dev.port, "close", None)
             if close:
                 close()
+        if self.usb is not None:
+            self.usb.unregister()
 
 
 def _device_order(item: tuple[str, str]) -> tuple[int, str]:

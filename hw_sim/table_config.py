@@ -15,6 +15,7 @@ from typing import Any
 
 from games import registry
 from games.decks import DeckSpec
+from hw_sim.kinds import on_usb, sim_settings
 
 SIM_PINS = (5, 6, 13, 19, 12, 16, 20, 21, 17, 27, 22, 23, 24, 25, 26, 4, 2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 0, 1)
 """BCM pins the simulated table's mock GPIO hands out, in the order the example baccarat config uses them."""
@@ -51,9 +52,16 @@ def sim_table_raw(game: str, options: Mapping[str, Any] | None = None) -> dict[s
             "game": section,
             "mqtt": {"host": "127.0.0.1", "port": 1883, "prefix": "casino"},
             "journal": {"path": f"var/{slug}-sim-01.db"},
-            "devices": {role: {"kind": r.kinds[0], "url": f"/tmp/tablectl-sim/{slug}/{role}"}
+            "devices": {role: _device(r.kinds[0], slug, role, entry.demo.get("devices", {}).get(role, {}))
                         for role, r in roles.items()},
             "gpio": gpio, "dealer": {"remote_buttons": True}}
+
+
+def _device(kind: str, slug: str, role: str, demo: Mapping[str, Any]) -> dict[str, Any]:
+    """One ``[devices.<role>]``: a serial device's pty path, or a USB device's ids on a simulated bus
+    (the rig's bus replaces the address), then what the game's demo sets (a cup's ``dice``)."""
+    address = f"hwsim://{slug}-usb" if on_usb(kind) else f"/tmp/tablectl-sim/{slug}/{role}"
+    return {"kind": kind, **sim_settings(kind, address), **demo}
 
 
 def deck_and_kinds(raw: Mapping[str, Any]) -> tuple[DeckSpec, dict[str, str]]:

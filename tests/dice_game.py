@@ -92,5 +92,5 @@ GAME = GameEntry(
     name="dice_high", title="Dice High (a test game)", sheet="tests/dice_game.py", machine=DiceHigh,
     options=Options.from_config, options_schema={"type": "object", "additionalProperties": False},
     build=lambda options, emit, first_round: DiceHigh(options, emit, first_round),
-    deck=lambda options: SPEC, seats=(2, 6), option_keys={"seats": "table.seats"}, demo={"seats": 3, "game": {}},
+    deck=lambda options: SPEC, seats=(2, 6), option_keys={"seats": "table.seats"}, demo={"seats": 3, "game": {}, "devices": {"cup": {"dice": DICE}}},
 )

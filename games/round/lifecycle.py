@@ -125,6 +125,7 @@ DEVICE_FIXES: dict[str, str] = {
     "reports_lost": "reports from the cup were lost: check its cable",
     "stall": "the cup's endpoint stalled (the driver cleared it)",
     "self_test": "the cup failed its self-test: have it serviced",
+    "wrong_dice": "the cup holds another number of dice than its config says: check the cup and the config",
 }
 """What the dealer does about a device fault, by code (alarm ``action``)."""
 
