@@ -228,7 +228,7 @@ def refusal(button: str, hand: HandState, rules: Rules = Rules()) -> str | None:
         return "a split ace receives one draw card only (DS3a)"
     if button == "hit":
         if t.value >= 20:
-            why = "more than a natural: no draw can bring it back" if t.over else "the players' chart"
+            why = "no draw can bring it back" if t.over else "the players' chart"
             return f"must stand on {t.describe()} ({why}; RFP: must stand on soft and hard 20, 21, natural 22)"
         return None
     if button == "stand":
