@@ -72,7 +72,7 @@ GAME = GameEntry(
     seats=(2, 8),
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
-    demo={"seats": 4, "game": {}},
+    demo={"seats": 3, "game": {}},
     summary=lambda data: _summary(data),
     odds=_odds.odds,
 )

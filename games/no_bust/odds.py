@@ -169,7 +169,10 @@ def _bet(rounds: int, seed: int, decks: int, jokers: int, readings: rules.Rules)
     tally = simulate(rounds, seed, decks, jokers, readings)
 
     def label(net: Fraction) -> str:
-        return "push" if net == 0 else (f"win {net}" if net > 0 else f"lose {-net}") + " units"
+        if net == 0:
+            return "push"
+        size = abs(net)
+        return f"{'win' if net > 0 else 'lose'} {size} unit{'' if size == 1 else 's'}"
 
     outcomes = tuple(OutcomeOdds(label(net), count / rounds, float(net))
                      for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))

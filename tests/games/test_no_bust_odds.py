@@ -80,7 +80,7 @@ def test_the_bet_is_a_labelled_seeded_simulation():
     assert lo < bet.expected < hi
     assert "3,000 seeded rounds (seed 7)" in bet.note
     assert one.notes[1].startswith("the player-dealer's hand dealt alone from a full shoe, exactly: 17 ")
-    assert {o.name for o in bet.outcomes} >= {"win 1 units", "lose 1 units", "push"}
+    assert {o.name for o in bet.outcomes} >= {"win 1 unit", "lose 1 unit", "push"}
 
 
 def test_odds_refuses_what_it_cannot_count():
