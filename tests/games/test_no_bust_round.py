@@ -309,3 +309,45 @@ def test_prompts_and_buttons_light_only_what_the_rules_allow():
     r.press("stand", 2)
     assert r.m.lights()["seat_buttons_lit"] == {"hit": [3], "double": [3], "surrender": [3]}
     assert card("5D") in r.m.hands[3][0].cards
+
+
+def test_buttons_out_of_place():
+    """A seat button before the initial deal is complete (HP8), the dealer's deal while a card is
+    due (a missing draw), and a card after the player-dealer stays (the round is complete)."""
+    r = Run()
+    r.to_dealing()
+    r.deal("9C 5D 8H")
+    assert r.press("hit", 2) == ("seat 2 may not draw before the initial deal is complete (HP8): card -> the "
+                                 "player-dealer (seat 1) (the player-dealer's up card (HP8))")
+    verdict = r.m.press("deal")
+    assert not verdict.accepted and verdict.reason.startswith("a card is due: card -> the player-dealer (seat 1)")
+    assert r.last("alarm")["code"] == "missing_draw"
+    r.deal("10S 9S 6D 8S 8D")                                     # the player-dealer: 10S 8D, 18
+    for seat, choice in ((2, "stand"), (3, "surrender"), (4, "stand")):
+        assert r.press(choice, seat) is None
+    assert r.m.state == "result"
+    r.deal("2C")
+    assert r.last("alarm")["message"] == ("2C drawn, but no card: round 1 is complete (the player-dealer stays on "
+                                          "hard 18 (RPD: must stay hard 17 or more))")
+    assert r.m.state == "fault"
+
+
+def test_after_draws_the_player_dealers_second_card_comes_face_up():
+    """player_dealer_second_card = "after_draws": no hole card, nothing to reveal; the second card,
+    dealt once the players are done, places the action button."""
+    r = Run(player_dealer_second_card="after_draws", action_chart="face_value")
+    r.to_dealing()
+    r.deal("9C 5D 8H 10S 9S 6D 8S")
+    assert r.last("prompt")["seat"] == 2
+    for seat in (2, 3, 4):
+        r.press("stand" if seat != 3 else "hit", seat)
+        if seat == 3:
+            r.deal("7C")
+            r.press("stand", 3)
+    prompt = r.last("prompt")
+    assert (prompt["hand"], prompt["position"], prompt["face"]) == ("player_dealer", 2, "up")
+    r.deal("KH")
+    assert r.m.state == "result" and not r.all("reveal")
+    assert all(d["face"] == "up" for d in r.all("card"))
+    assert r.last("action_button") == {"card": "KH", "count": 0, "position": 0, "seat": 1, "first_action_seat": 2}
+    assert r.last("result")["seats"]["3"]["hands"][0]["total"] == 18
