@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from controller.inbox import Command
 from controller.schemas import problems, show, validator
 
-COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button")
+COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button", "dice_reset")
 PAYLOAD_LIMIT = 4096
 """Bytes: a command is a small JSON object; anything bigger is refused unread."""
 

@@ -86,6 +86,11 @@ class Topics:
     def state(self) -> str:
         return f"{self.base}/state"
 
+    @property
+    def dice(self) -> str:
+        """Retained: the dice cups' counts and fairness figures (controller.dice_stats)."""
+        return f"{self.base}/dice"
+
     def event(self, kind: str) -> str:
         return f"{self.base}/event/{kind}"
 
@@ -205,6 +210,9 @@ class Publisher:
 
     def publish_state(self, state: Mapping[str, Any]) -> None:
         self._send(self.topics.state, _json(state), retain=True)
+
+    def publish_dice(self, dice: Mapping[str, Any]) -> None:
+        self._send(self.topics.dice, _json(dice), retain=True)
 
     def publish_event(self, event: Event) -> None:
         if len(event.payload) > self.max_event_bytes:

@@ -58,19 +58,23 @@ from typing import Any, Protocol
 
 from controller.commands import CommandError, Request, parse
 from controller.config import Config, ConfigError
+from controller.dice_stats import DiceStats
 from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Stop
 from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal, Pending
 from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
 from controller.secrecy import LineErrorGate
+from drivers.dice_report import DEFAULT_DICE
 from drivers.events import (
     ButtonPressed,
     CardCount,
+    CupShaken,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
     DeviceOnline,
+    DiceRead,
     FramesDropped,
 )
 from games import registry
@@ -267,6 +271,10 @@ class Table:
         self._line_errors = LineErrorGate()  # no published figure depends on a face-down card
         self._sessions = 0       # MQTT sessions this process has had
         self._others: set[str] = set()  # journals of other controllers of this table already raised
+        cups = {name: dev.settings.get("dice", DEFAULT_DICE) for name, dev in config.devices.items()
+                if dev.kind == "dice_cup"}
+        self._dice = DiceStats(cups) if cups else None  # dice integrity: counts journaled, published retained
+        self._dice_owed = False  # the retained dice topic changed since it was last handed to paho
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -335,6 +343,10 @@ class Table:
         first_round = max(self.journal.last_round() or 0, before if isinstance(before, int) else 0) + 1
         self.machine = self.machine_factory(self.config, self._emit, first_round)
         self._restore_machine()
+        if self._dice is not None:
+            for problem in self._dice.load(self.journal.meta("dice")):
+                self._alarm("dice_counts_reset", "warning", problem, "nothing to do: the cup's throws are counted "
+                            "again from now")
         self.publisher.start(birth, self.journal.journal_id)  # its status says which journal publishes
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -432,11 +444,17 @@ class Table:
         if changed:
             self._emit("lights", lights)
         events: list[Event] = []
+        dice = self._dice.save() if self._dice is not None and self._dice.changed else None
         if self._pending:
             pending, self._pending = self._pending, []
             meta = {"state": machine.state, "round": machine.round, "round_open": machine.round_open,
                     "machine": machine.save()}
+            if dice is not None:
+                meta["dice"] = dice  # the counts and the throw's events in one transaction
             events = self.journal.append_many(pending, meta=meta)
+        elif dice is not None:
+            self.journal.set_meta(dice=dice)  # a throw counted that made no event (no dice were due)
+        self._dice_owed = self._dice_owed or dice is not None
         if changed:
             self._lights = lights
             missing = self._show(lights)
@@ -465,6 +483,8 @@ class Table:
             if events and snapshot is not None:
                 self._state_owed = self._state(snapshot)
                 self._pay_state()
+            if self._dice_owed:
+                self._publish_dice()
         for command, reply in self._replies:
             self.publisher.reply(command, **reply)  # queued by paho until connected
         self._replies.clear()
@@ -478,6 +498,8 @@ class Table:
         which knows what it means for the round (after a ``device`` event for a status change)."""
         machine = self.machine
         assert machine is not None
+        if self._dice is not None:
+            self._count_dice(event)
         match event:
             case ButtonPressed(button=button, seat=seat):
                 self._press(button, seat)
@@ -499,6 +521,24 @@ class Table:
                 log.info("%s counted %d cards", device, count)
         kind, fields = _input_of(type(event))
         machine.device_input(event.device, kind, {f: getattr(event, f) for f in fields})
+
+    def _count_dice(self, event: DeviceEvent) -> None:
+        """Dice integrity (controller.dice_stats): every throw a cup reads is counted, whatever the
+        round makes of it; a die whose counts reject fairness is a ``dice_bias`` warning."""
+        assert self._dice is not None
+        match event:
+            case CupShaken(device=device):
+                self._dice.shaken(device)
+            case DiceRead(device=device, values=values):
+                for bias in self._dice.read(device, values):
+                    self._alarm("dice_bias", "warning", bias.message, bias.action)
+            case DeviceOnline(device=device, serial=serial):
+                discarded = self._dice.online(device, serial)
+                if discarded:
+                    self._alarm("dice_counts_reset", "warning",
+                                f"the {device} says serial {serial}: another cup than the one counted; the "
+                                f"{discarded} throws counted are set aside and its counts start afresh",
+                                "nothing to do: a new cup's dice are counted from its first throw")
 
     def _device_status(self, device: str, status: str, code: str | None, detail: str) -> None:
         self.devices[device] = status
@@ -565,9 +605,23 @@ class Table:
         elif name == "button":
             verdict = self._press(args["button"], args.get("seat"))
             extra = {"accepted": verdict.accepted, "reason": verdict.reason}
+        elif name == "dice_reset":
+            extra = self._dice_reset(args["cup"])
         elif name in self._game_commands:
             extra = machine.command(name, args)   # the game's own (Refused when out of place)
         return {"state": machine.state, "round": machine.round, **extra}
+
+    def _dice_reset(self, cup: str) -> dict[str, Any]:
+        """``cmd/dice_reset``: new dice in a cup, so its counts start afresh (and its die may raise
+        ``dice_bias`` again). Refused, naming the cups, for a cup the table does not have."""
+        if self._dice is None:
+            raise Refused("this table has no dice cup")
+        try:
+            discarded = self._dice.reset(cup)
+        except KeyError as exc:
+            raise Refused(exc.args[0]) from None
+        log.info("dice counts of %s reset by the pit (%d throws set aside)", cup, discarded)
+        return {"cup": cup, "discarded": discarded}
 
     def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,
                 error: str | None = None) -> None:
@@ -640,10 +694,17 @@ class Table:
             if self.machine is not None:
                 self._state_owed = None  # the state now is newer than any that waited for room
                 self.publisher.publish_state(self._state(self.machine.snapshot()))
+            self._publish_dice()
             self._draining, self._cursor = True, 0
             self._drain_started, self._drained = time.monotonic(), 0
             self._pump()
         return {"birth": self.publisher.birth, "undelivered": self.journal.undelivered_count}
+
+    def _publish_dice(self) -> None:
+        """The retained dice topic (docs/schemas/dice.json): newest only, like the state."""
+        if self._dice is not None:
+            self._dice_owed = False
+            self.publisher.publish_dice({"table": self.config.table.id, "ts": time.time(), **self._dice.payload()})
 
     def _queue_replay(self, first: int, last: int) -> dict[str, Any]:
         """``cmd/replay``: a pit that found a gap in ``seq`` (DESIGN.md, MQTT) asks

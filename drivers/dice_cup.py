@@ -50,7 +50,7 @@ class DiceCupDriver:
     """Controller side of one USB dice cup."""
 
     def __init__(self, name: str, inbox: queue.Queue, *, vendor_id: int, product_id: int,
-                 serial: str | None = None, dice: int = 3, backend: str | Any = "libusb1",
+                 serial: str | None = None, dice: int = codec.DEFAULT_DICE, backend: str | Any = "libusb1",
                  read_timeout: float = 0.5, control_timeout: float = 1.0,
                  reconnect_min: float = 0.05, reconnect_max: float = 2.0) -> None:
         self.name = name

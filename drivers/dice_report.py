@@ -26,6 +26,8 @@ REPORT_SIZE = 16
 REPORT_ID = 0xD1
 MAX_DICE = 8
 """Value slots in a report: a cup with more dice needs another report format."""
+DEFAULT_DICE = 3
+"""A cup's dice when its config does not say (``[devices.<role>] dice``): Pai Gow's, Double-Hand Poker's."""
 
 SHAKEN, OPENED, CLOSED, FAULT = 0x01, 0x02, 0x03, 0x04
 TYPES: dict[int, str] = {SHAKEN: "shaken", OPENED: "opened", CLOSED: "closed", FAULT: "fault"}

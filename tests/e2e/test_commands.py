@@ -102,7 +102,8 @@ MALFORMED = [
     ("void", b'["reason"]', None, 'the payload must be a JSON object such as {"id": "r1"}, not list ["reason"]'),
     ("resume", b"42", None, 'the payload must be a JSON object such as {"id": "r1"}, not int 42'),
     ("frobnicate", b'{"id": "u1"}', "u1",
-     "unknown command 'frobnicate': the commands are open, close, void, resume, rebirth, replay, button"),
+     "unknown command 'frobnicate': the commands are open, close, void, resume, rebirth, replay, button, "
+     "dice_reset"),
     ("void", b'{"id": "m1"}', "m1", "bad void command: reason: is required"),
     ("open", b'{"id": "e1", "force": true}', "e1", "bad open command: force: unknown key (allowed: id)"),
     ("rebirth", b'{"id": "e2", "full": 1}', "e2", "bad rebirth command: full: unknown key (allowed: id)"),

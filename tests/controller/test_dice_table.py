@@ -1,0 +1,196 @@
+"""Dice integrity in the table loop, as the pit sees it on a real broker: the retained
+``<prefix>/<table>/dice`` topic, the counts in the journal across a restart, the dice_bias
+alarm, ``cmd/dice_reset``, a new cup serial. Device events go on the inbox as the driver puts
+them; the game is Dice High (tests/dice_game.py)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from dice_game import GAME
+from mqtt_support import WAIT, Message, RunningBroker, Subscriber
+
+from controller.config import parse_config
+from controller.journal import Journal
+from controller.publisher import Publisher
+from controller.schemas import validate, validate_event
+from controller.table import Table
+from drivers.events import CupClosed, CupShaken, DeviceOnline, DiceRead
+from games import registry
+
+TABLE = "dh-01"
+TOPIC = f"casino/{TABLE}"
+CONFIG = """
+[table]
+id = "dh-01"
+game = "dice_high"
+seats = 3
+
+[mqtt]
+host = "127.0.0.1"
+port = {port}
+prefix = "casino"
+
+[journal]
+path = "{journal}"
+
+[devices.cup]
+kind = "dice_cup"
+vendor_id = 0x1209
+product_id = 0xd1ce
+dice = 2
+
+[devices.shuffler]
+kind = "shuffler"
+url = "socket://127.0.0.1:9"
+"""
+
+
+@pytest.fixture
+def dice_high() -> Iterator[None]:
+    registry.register(GAME)
+    yield
+    registry.unregister(GAME.name)
+
+
+class Harness:
+    def __init__(self, port: int, journal: Path, pit: Subscriber) -> None:
+        config = parse_config(CONFIG.format(port=port, journal=journal), "dh.toml")
+        self.inbox: queue.Queue = queue.Queue()
+        self.pit = pit
+        self.table = Table(config, inbox=self.inbox, journal=Journal(config.journal.path, TABLE),
+                           publisher=Publisher(config.mqtt, TABLE, self.inbox, game="dice_high"))
+        self.table.start().wait_ready(WAIT)
+        self.stopped = False
+
+    def throw(self, *values: int) -> None:
+        self.inbox.put(CupShaken("cup"))
+        self.inbox.put(DiceRead("cup", tuple(values)))
+        self.inbox.put(CupClosed("cup"))
+
+    def dice(self, where: Callable[[dict], bool] = lambda d: True) -> dict:
+        """The next retained dice payload that matches."""
+        payload = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/dice" and where(m.json())).json()
+        validate("dice", payload)
+        return payload
+
+    def alarm(self, code: str) -> dict:
+        env = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/alarm" and m.json()["data"]["code"] == code).json()
+        validate_event(env, game="dice_high")
+        return env["data"]
+
+    def command(self, name: str, payload: dict) -> dict:
+        self.pit.publish(f"{TOPIC}/cmd/{name}", payload)
+        return self.pit.wait_topic(f"/cmd/{name}/reply").json()
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.table.stop()
+
+
+@pytest.fixture
+def make(dice_high, broker: RunningBroker, subscriber: Callable[..., Subscriber],
+         tmp_path: Path) -> Iterator[Callable[[], Harness]]:
+    made: list[Harness] = []
+
+    def build() -> Harness:
+        h = Harness(broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
+        made.append(h)
+        return h
+    yield build
+    for h in made:
+        h.stop()
+
+
+def counts(payload: dict, die: int) -> list[int]:
+    return payload["cups"]["cup"]["dice"][die - 1]["counts"]
+
+
+def test_throws_are_counted_published_retained_and_outlive_a_restart(make, tmp_path: Path) -> None:
+    h = make()
+    first = h.dice()     # published with the birth: nothing counted yet
+    assert first["cups"]["cup"]["shakes"] == 0 and first["min_shakes"] == 600 and first["p_bias"] == 0.001
+    h.inbox.put(DeviceOnline("cup", "SIMCUP 1.0", serial="CUP-1"))
+    h.throw(6, 1)
+    h.throw(6, 2)
+    h.inbox.put(DiceRead("cup", (6, 3)))     # no shake before it: not a throw
+    h.throw(9, 3)                            # no face: not a throw
+    payload = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 2)
+    assert counts(payload, 1) == [0, 0, 0, 0, 0, 2] and counts(payload, 2) == [1, 1, 0, 0, 0, 0]
+    assert payload["cups"]["cup"]["serial"] == "CUP-1" and payload["table"] == TABLE
+    h.stop()
+    with sqlite3.connect(tmp_path / "journal.db") as db:
+        saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'dice'").fetchone()[0])
+    assert saved["cup"]["counts"][0] == [0, 0, 0, 0, 0, 2]
+    again = make()
+    restored = again.dice(lambda p: p["ts"] > payload["ts"])
+    assert restored["cups"] == payload["cups"], "the counts came back from the journal"
+    # the broker holds it for a pit that subscribes later
+    late = Subscriber(again.pit.host, again.pit.port, f"{TOPIC}/dice")
+    try:
+        message: Message = late.get()
+        assert message.retain and message.json()["cups"]["cup"]["shakes"] == 2
+    finally:
+        late.close()
+
+
+def test_a_biased_die_raises_dice_bias_once_and_the_pit_resets_the_counts(make) -> None:
+    h = make()
+    h.dice()
+    for _ in range(100):        # 600 throws: die 1 shows 6 half the time, die 2 each face 100 times
+        for face, other in zip((6, 6, 6, 1, 2, 3), (1, 2, 3, 4, 5, 6), strict=True):
+            h.throw(face, other)
+    alarm = h.alarm("dice_bias")
+    assert alarm["severity"] == "warning"
+    assert alarm["message"].startswith("cup die 1 fails the fairness test: face 6 came 300 times in 600 shakes "
+                                       "(100 expected); chi-square")
+    assert "cmd/dice_reset" in alarm["action"]
+    payload = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 600)
+    die1, die2 = payload["cups"]["cup"]["dice"]
+    assert die1["biased"] and die1["p_value"] < 0.001 and die1["most_off"] == {"face": 6, "count": 300,
+                                                                              "expected": 100.0}
+    assert not die2["biased"] and die2["p_value"] == 1.0
+    h.throw(6, 1)
+    h.dice(lambda p: p["cups"]["cup"]["shakes"] == 601)
+    h.pit.drain()
+    biases = [m for m in h.pit.seen if m.topic.endswith("/event/alarm") and m.json()["data"]["code"] == "dice_bias"]
+    assert len(biases) == 1, "once per die until its counts are reset"
+    reply = h.command("dice_reset", {"id": "r1", "cup": "cup"})
+    assert reply["ok"] and reply["data"]["cup"] == "cup" and reply["data"]["discarded"] == 601
+    fresh = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 0)
+    assert not fresh["cups"]["cup"]["dice"][0]["biased"]
+    refused = h.command("dice_reset", {"id": "r2", "cup": "dice"})
+    assert not refused["ok"] and refused["error"] == "refused: no dice cup 'dice': the table's cups are cup"
+    bad = h.command("dice_reset", {"id": "r3"})
+    assert not bad["ok"] and bad["error"].startswith("bad dice_reset command: cup")
+
+
+def test_another_cup_serial_sets_the_counts_aside_with_a_warning(make) -> None:
+    h = make()
+    h.inbox.put(DeviceOnline("cup", "SIMCUP 1.0", serial="CUP-1"))
+    h.throw(2, 2)
+    h.throw(4, 5)
+    h.dice(lambda p: p["cups"]["cup"]["shakes"] == 2)
+    h.inbox.put(DeviceOnline("cup", "SIMCUP 1.0", serial="CUP-2"))
+    alarm = h.alarm("dice_counts_reset")
+    assert alarm["severity"] == "warning"
+    assert alarm["message"] == ("the cup says serial CUP-2: another cup than the one counted; the 2 throws counted "
+                                "are set aside and its counts start afresh")
+    payload = h.dice(lambda p: p["cups"]["cup"]["serial"] == "CUP-2")
+    assert payload["cups"]["cup"]["shakes"] == 0
+
+
+def test_damaged_counts_in_the_journal_start_afresh_with_a_warning(make, tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.db", TABLE)
+    journal.set_meta(dice={"cup": {"dice": 5, "counts": [], "since": 0}})
+    journal.close()
+    h = make()
+    alarm = h.alarm("dice_counts_reset")
+    assert alarm["message"] == "cup: the journal's dice counts do not fit a cup of 2 dice: they start afresh"
+    assert h.dice()["cups"]["cup"]["shakes"] == 0
