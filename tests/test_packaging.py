@@ -48,6 +48,11 @@ def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
     for name in ("command", "reply", "state", "status", "envelope", "defs"):
         assert (data / "schemas" / f"{name}.json").is_file(), name
     assert (data / "baccarat-sim.toml").is_file()
+    # every game's own narrowed event schemas (watch checks a table's events against its game's)
+    games = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").glob("*/schemas/*.json"))
+    assert len(games) >= 10
+    for rel in games:
+        assert (installed / rel).is_file(), f"{rel} is not in the wheel"
     # the benchmark is a tool beside the simulator (`tablectl bench` imports it when it runs)
     for name in ("__init__", "__main__", "harness", "sim_worker", "workers"):
         assert (installed / "hw_sim" / "bench" / f"{name}.py").is_file(), name
