@@ -85,6 +85,9 @@ class PitClient:
         return self
 
     def stop(self) -> None:
+        # paho's network thread may take one more turn after the disconnect and log "Client is not
+        # connected" at ERROR: shutdown noise a newcomer's demo must not print.
+        self.client.disable_logger()
         self.client.disconnect()
         self.client.loop_stop()
 

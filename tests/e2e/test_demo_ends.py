@@ -48,3 +48,12 @@ def test_a_long_demo_ends_normally(seed):
     last = proc.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"1000 rounds in [0-9.]+ s; \d+ events, 0 missing, 0 duplicates", last), last
     assert "game_broken" not in proc.stdout
+
+
+def test_a_demo_that_ends_well_prints_no_error_or_warning():
+    """A newcomer's first command: the broker line, the rounds and the summary, and nothing on
+    stderr (paho once logged "Client is not connected" at ERROR as the pit client stopped)."""
+    proc = subprocess.run([*TABLECTL, "demo", "--rounds", "5", "--seed", "2", "--broker", "mosquitto"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
