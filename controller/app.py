@@ -74,16 +74,27 @@ def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
     return Controller(table, gpio, journal, lock)
 
 
-def mock_press(cfg: Config) -> Callable[..., None]:
+def mock_press(cfg: Config, inbox: queue.Queue | None = None) -> Callable[..., None]:
     """A finger on the mock pins: what the in-process simulated dealer presses with
-    (``press(name)`` for a dealer's button, ``press(name, seat)`` for a seat's)."""
+    (``press(name)`` for a dealer's button, ``press(name, seat)`` for a seat's). A button with no
+    pin (a seat button of a simulated table whose pins ran out) goes to ``inbox`` as the GPIO
+    driver would report it, as if wired to an I/O expander."""
     from gpiozero import Device
+
+    from drivers.events import ButtonPressed
+    from drivers.gpio import DEVICE
 
     pins = dict(cfg.gpio.buttons) if cfg.gpio else {}
     seat_pins = {b: dict(m) for b, m in cfg.gpio.seat_buttons.items()} if cfg.gpio else {}
 
     def press(name: str, seat: int | None = None) -> None:
-        pin = Device.pin_factory.pin(pins[name] if seat is None else seat_pins[name][seat])
+        number = pins.get(name) if seat is None else seat_pins.get(name, {}).get(seat)
+        if number is None:
+            if inbox is None:
+                raise KeyError(f"no pin for {name!r}" + ("" if seat is None else f" of seat {seat}"))
+            inbox.put(ButtonPressed(DEVICE, name, seat))
+            return
+        pin = Device.pin_factory.pin(number)
         pin.drive_low()
         pin.drive_high()
     return press

@@ -208,7 +208,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       faults=list(args.fault)).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
-        dealer = rig.attach_dealer(mock_press(cfg))
+        dealer = rig.attach_dealer(mock_press(cfg, controller.table.inbox))
         view = PitView(verbose=args.verbose, game=args.game)
         end = DemoEnd(resolves=(dealer.on_fault,))
         finished = threading.Event()

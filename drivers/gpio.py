@@ -58,6 +58,7 @@ class TableGpio:
         if unknown:
             raise ValueError(f"button lights for buttons that do not exist: {unknown}")
         self.inbox = inbox
+        self._told: set[str] = set()  # light problems already logged
         self._inputs: list[DigitalInputDevice] = []
         self._button_leds: dict[str, LED] = {}
         self._seat_lights: dict[str, dict[int, LED]] = {}
@@ -113,7 +114,9 @@ class TableGpio:
             led.value = name in lit
         problems += [f"button {name!r} has no light" for name in sorted(lit - set(self._button_leds))]
         for problem in problems:
-            log.warning("lights: %s", problem)
+            if problem not in self._told:  # once: a missing light is a config fact, not news every round
+                self._told.add(problem)
+                log.warning("lights: %s", problem)
         return problems
 
     def lit(self) -> dict[str, Any]:

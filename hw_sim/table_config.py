@@ -36,16 +36,16 @@ def sim_table_raw(game: str, options: Mapping[str, Any] | None = None) -> dict[s
         gpio["buttons"][name] = next(pins)
     for name in entry.buttons:
         gpio["button_leds"][name] = next(pins)
-    # Seat buttons before lights: the dealer presses them; a light without a pin is only a warning.
-    for name in entry.seat_buttons:
-        gpio["seat_buttons"][name] = {str(s): next(pins) for s in range(1, seats + 1)}
+    # Lights first: a seat's lights are what the pit and the players see. Seat buttons take the
+    # pins left; those that find none are pressed as a table with them on an I/O expander would
+    # report them (controller.app.mock_press): the 28 BCM pins do not hold, say, five seat
+    # buttons and four light groups for three seats.
     for group in entry.light_groups:
-        group_pins = {}
-        for s in range(1, seats + 1):
-            pin = next(pins, None)
-            if pin is not None:
-                group_pins[str(s)] = pin
-        gpio["seat_lights"][group] = group_pins
+        gpio["seat_lights"][group] = {str(s): next(pins) for s in range(1, seats + 1)}
+    for name in entry.seat_buttons:
+        wired = {str(s): pin for s, pin in zip(range(1, seats + 1), pins, strict=False)}
+        if wired:
+            gpio["seat_buttons"][name] = wired
     roles = entry.roles_with(entry.load_options(section, seats))
     slug = game.replace("_", "-")
     return {"table": {"id": f"{slug}-sim-01", "game": game, "seats": seats, "autostart": True},

@@ -48,7 +48,7 @@ class SimTable:
         self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")
         self.base = f"{self.cfg.mqtt.prefix}/{self.cfg.table.id}"
         self.controller = build_controller(self.cfg)
-        self.press = mock_press(self.cfg)
+        self.press = mock_press(self.cfg, self.controller.table.inbox)
         self.dealer = self.rig.attach_dealer(self.press)
         if not start_dealer:
             self.dealer.paused.set()
