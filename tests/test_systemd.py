@@ -117,7 +117,7 @@ def test_controller_unit_carries_the_operations_contract() -> None:
     assert _values(unit, "Unit", "StartLimitBurst") and _values(unit, "Unit", "StartLimitIntervalSec")
     assert one["WatchdogSec"] == "30s" and one["StateDirectory"] == "tablectl"
     assert one["User"] == "tablectl"
-    assert set(one["SupplementaryGroups"].split()) == {"dialout", "gpio", "plugdev"}
+    assert set(one["SupplementaryGroups"].split()) == {"dialout", "gpio"}   # the cup is group tablectl: Group=
     # hardening that still reaches the serial lines, GPIO and the USB dice cup
     assert one["ProtectSystem"] == "strict" and one["DevicePolicy"] == "closed"
     assert one["NoNewPrivileges"] == "yes" and one["ProtectHome"] == "yes" and one["PrivateTmp"] == "yes"
@@ -157,7 +157,7 @@ def test_sysusers_file_creates_the_user_and_its_groups(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout + proc.stderr
     assert re.search(r"Creating user '?tablectl'?", out), out
-    for group in ("dialout", "gpio", "plugdev"):
+    for group in ("dialout", "gpio"):
         assert re.search(rf"Creating group '?{group}'?", out), out
 
 
@@ -217,15 +217,16 @@ def parse_udev_rules(text: str) -> list[list[tuple[str, str | None, str, str]]]:
 def test_udev_rules_parse_and_name_every_device() -> None:
     rules = parse_udev_rules((SYSTEMD / "99-tablectl.rules").read_text())
     links = {value: rule for rule in rules for key, _, op, value in rule if key == "SYMLINK"}
-    assert set(links) == {"tablectl/shoe", "tablectl/shuffler", "tablectl/dice"}
+    assert set(links) == {"tablectl/shoe", "tablectl/shuffler", "tablectl/dice_cup"}
     groups = {key: value for key, _, _, value in links["tablectl/shoe"]}
     assert groups["SUBSYSTEM"] == "tty" and groups["GROUP"] == "dialout" and groups["MODE"] == "0660"
-    dice = {key: value for key, _, _, value in links["tablectl/dice"]}
-    assert dice["SUBSYSTEM"] == "usb" and dice["GROUP"] == "plugdev"
-    # every group a rule hands a device to is one the controller's unit joins
+    dice = {key: value for key, _, _, value in links["tablectl/dice_cup"]}
+    assert dice["SUBSYSTEM"] == "usb" and dice["ENV"] == "usb_device" and dice["GROUP"] == "tablectl"
+    assert dice["MODE"] == "0660"
+    # every group a rule hands a device to is one the controller's unit runs as or joins
     used = {value for rule in rules for key, _, _, value in rule if key == "GROUP"}
     unit = _unit("tablectl@.service")
-    assert used <= set(_values(unit, "Service", "SupplementaryGroups")[0].split())
+    assert used <= {*_values(unit, "Service", "SupplementaryGroups")[0].split(), *_values(unit, "Service", "Group")}
 
 
 @pytest.mark.parametrize("line, why", [
