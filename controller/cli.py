@@ -385,6 +385,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     links = {}
     for name, dev in cfg.devices.items():
+        if "backend" in KINDS[dev.kind].settings.get("properties", {}):
+            raise ConfigError(cfg.source, [f"devices.{name}: tablectl sim cannot serve a {dev.kind} to a controller in "
+                                           "another process (its simulated USB bus lives in the simulator's process): "
+                                           "run tablectl demo, which runs both"])
         if not (dev.url or "").startswith("/"):
             raise ConfigError(cfg.source, [f"devices.{name}.url: tablectl sim needs a filesystem path "
                                            f"to put the simulated device at, not {dev.url!r}"])

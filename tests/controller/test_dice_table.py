@@ -194,3 +194,14 @@ def test_damaged_counts_in_the_journal_start_afresh_with_a_warning(make, tmp_pat
     alarm = h.alarm("dice_counts_reset")
     assert alarm["message"] == "cup: the journal's dice counts do not fit a cup of 2 dice: they start afresh"
     assert h.dice()["cups"]["cup"]["shakes"] == 0
+
+
+def test_tablectl_sim_says_it_cannot_serve_a_cup_to_another_process(dice_high, tmp_path: Path, capsys) -> None:
+    from controller.cli import main
+
+    path = tmp_path / "dh.toml"
+    path.write_text(CONFIG.format(port=1883, journal=tmp_path / "j.db"))
+    assert main(["sim", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "devices.cup: tablectl sim cannot serve a dice_cup to a controller in another process" in err
+    assert "run tablectl demo" in err

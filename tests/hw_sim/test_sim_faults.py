@@ -25,6 +25,10 @@ KNOWN = ", ".join(sorted(FAULTS))
     ("shuffler.unplug@shuffle:2+3s", FaultSpec("unplug", "shuffler", "step", step="shuffle", count=2,
                                                duration=3.0)),
     ("shoe.jam@settle", FaultSpec("jam", "shoe", "step", step="settle")),
+    ("die_on_edge@dice:2", FaultSpec("die_on_edge", "cup", "step", step="dice", count=2)),
+    ("stall@dice", FaultSpec("stall", "cup", "step", step="dice")),
+    ("malformed_report@round:3", FaultSpec("malformed_report", "cup", "round", count=3)),
+    ("cup.unplug@dice:4+0.5s", FaultSpec("unplug", "cup", "step", step="dice", count=4, duration=0.5)),
 ])
 def test_good_specs(text, spec):
     assert parse_fault(text) == spec
