@@ -205,3 +205,23 @@ def test_tablectl_sim_says_it_cannot_serve_a_cup_to_another_process(dice_high, t
     err = capsys.readouterr().err
     assert "devices.cup: tablectl sim cannot serve a dice_cup to a controller in another process" in err
     assert "run tablectl demo" in err
+
+
+def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
+    from controller.config import ConfigError
+
+    text = (CONFIG.format(port=1883, journal=tmp_path / "j.db")
+            .replace("vendor_id = 0x1209", "vendor_id = 0x12090").replace("product_id = 0xd1ce\n", "")
+            .replace("dice = 2", 'dice = 9\nbackend = "usb0"\nread_timeout = 0\nbaud = 3'))
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, "dh.toml")
+    assert str(caught.value).splitlines() == [
+        "dh.toml: devices.cup.vendor_id: must be the cup's USB vendor id, 0 to 0xffff (in TOML: 0x1209) (got 73872)",
+        "dh.toml: devices.cup.dice: must be the number of dice in the cup, 1 to 8 (a report carries at most 8) (got 9)",
+        "dh.toml: devices.cup.backend: must be libusb1 (the default), libusb0, openusb, or a simulator's hwsim://NAME "
+        '(got "usb0")',
+        "dh.toml: devices.cup.read_timeout: must be more than 0 (got 0)",
+        "dh.toml: devices.cup.product_id: is required",
+        "dh.toml: devices.cup.baud: unknown key (allowed: backend, control_timeout, dice, kind, product_id, "
+        "read_timeout, reconnect_max, serial, vendor_id)",
+    ]
