@@ -40,8 +40,9 @@ class PlayerDealer(RoundMachine):
     rotation: PlayerDealerRotation
     NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("pass",)
 
-    def __init__(self, *, player_dealer_seat: int = 1, **kw: Any) -> None:
-        self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat)
+    def __init__(self, *, player_dealer_seat: int = 1, player_dealer_limit: int = MAX_CONSECUTIVE,
+                 **kw: Any) -> None:
+        self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat, player_dealer_limit)
         super().__init__(**kw)
 
     # --- lifecycle seams -----------------------------------------------------------------
@@ -79,10 +80,11 @@ class PlayerDealer(RoundMachine):
                 self._publish_prompt()
             return
         origin = self.rotation.offer.origin if self.rotation.offer is not None else self.rotation.seat
+        limit = self.rotation.limit
         self._alarm("game_broken", "critical",
-                    f"the deal went round the table back to seat {origin} after its {MAX_CONSECUTIVE} "
-                    "consecutive rounds: no other player accepted it, so the game is broken "
-                    "(Player-dealer and Deal)",
+                    f"the deal went round the table back to seat {origin} after its {limit} "
+                    f"consecutive round{'s' if limit > 1 else ''}: no other player accepted it, so the game is "
+                    "broken (Player-dealer and Deal)",
                     action="the table closes; the pit decides when to reopen it")
         if self.state == "betting":
             self._emit("void", {"round": self.round,

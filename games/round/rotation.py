@@ -68,13 +68,19 @@ class PlayerDealerRotation:
     last settled round, ``run`` settled rounds in a row (rule 1 of the module docstring).
     """
 
-    def __init__(self, seats: int, seat: int) -> None:
+    def __init__(self, seats: int, seat: int, limit: int = MAX_CONSECUTIVE) -> None:
         if seats < 2:
             raise ValueError(f"a player-dealer game needs at least 2 seats, not {seats}")
         if not 1 <= seat <= seats:
             raise ValueError(f"player-dealer seat {seat} is not one of seats 1..{seats}")
+        if not 1 <= limit <= MAX_CONSECUTIVE:
+            raise ValueError(f"a seat banks 1 to {MAX_CONSECUTIVE} consecutive rounds, not {limit}")
         self.seats = seats
         self.seat = seat
+        self.limit = limit
+        """Rule 2's limit: :data:`MAX_CONSECUTIVE` by the sheet's "Player-dealer and Deal"; a game
+        whose own rules move the position sooner says so (Double-Hand Poker: "each position takes a
+        turn as a designated player", one round each)."""
         self.run_seat: int | None = None
         self.run = 0
         self.offer: Offer | None = None
@@ -96,7 +102,7 @@ class PlayerDealerRotation:
 
     def barred(self, seat: int) -> bool:
         """Rule 2: ``seat`` may not bank the next settled round."""
-        return self.run_of(seat) >= MAX_CONSECUTIVE
+        return self.run_of(seat) >= self.limit
 
     @property
     def offered(self) -> int | None:
@@ -123,7 +129,7 @@ class PlayerDealerRotation:
             self.run += 1
         else:
             self.run_seat, self.run = self.seat, 1
-        if self.run >= MAX_CONSECUTIVE:
+        if self.run >= self.limit:
             self.offer = Offer(self.next_seat(self.seat), self.seat, forced=True)
             return [self._event(self.offer.seat, "offered")]
         return [self._event(self.seat, "kept")]
