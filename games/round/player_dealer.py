@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.round.lifecycle import RoundMachine
-from games.round.rotation import MAX_CONSECUTIVE, PlayerDealerRotation
+from games.round.rotation import MAX_CONSECUTIVE, Direction, PlayerDealerRotation
 
 
 class PlayerDealer(RoundMachine):
@@ -40,9 +40,14 @@ class PlayerDealer(RoundMachine):
     rotation: PlayerDealerRotation
     NEEDS_BUTTONS: ClassVar[tuple[str, ...]] = ("pass",)
 
+    ROTATION: ClassVar[Direction] = "clockwise"
+    """Which way the position is offered (seats are numbered clockwise): a game whose sheet says
+    otherwise sets it (Pai Gow Tiles: counterclockwise)."""
+
     def __init__(self, *, player_dealer_seat: int = 1, player_dealer_limit: int = MAX_CONSECUTIVE,
                  **kw: Any) -> None:
-        self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat, player_dealer_limit)
+        self.rotation = PlayerDealerRotation(kw["seats"], player_dealer_seat, player_dealer_limit,
+                                             self.ROTATION)
         super().__init__(**kw)
 
     # --- lifecycle seams -----------------------------------------------------------------

@@ -37,7 +37,10 @@ So no seat ever banks three consecutive settled rounds (2, and 6's skip),
 whatever the order of presses, settles, voids and restarts: the run lives in
 the saved state and never restarts except by rule 2.
 
-Seats are numbered 1..N clockwise; the dealer passes empty seats. Each
+Seats are numbered 1..N clockwise; the dealer passes empty seats. "Clockwise" above is the
+California default; a game whose sheet offers the position the other way (Pai Gow Tiles: "offered
+in a continuous and systematic manner counterclockwise every two hands") passes ``direction``,
+and every offer then goes to the next lower seat number -- nothing else changes. Each
 method returns the ``player_dealer`` events' data to emit. This module is
 pure: the machine part that presses buttons and emits events is
 :mod:`games.round.player_dealer`.
@@ -46,9 +49,13 @@ pure: the machine part that presses buttons and emits events is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 MAX_CONSECUTIVE = 2
 """Player-dealer and Deal: nobody acts as player-dealer more than two consecutive rounds."""
+
+Direction = Literal["clockwise", "counterclockwise"]
+DIRECTIONS: tuple[str, ...] = ("clockwise", "counterclockwise")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,19 +75,24 @@ class PlayerDealerRotation:
     last settled round, ``run`` settled rounds in a row (rule 1 of the module docstring).
     """
 
-    def __init__(self, seats: int, seat: int, limit: int = MAX_CONSECUTIVE) -> None:
+    def __init__(self, seats: int, seat: int, limit: int = MAX_CONSECUTIVE,
+                 direction: Direction = "clockwise") -> None:
         if seats < 2:
             raise ValueError(f"a player-dealer game needs at least 2 seats, not {seats}")
         if not 1 <= seat <= seats:
             raise ValueError(f"player-dealer seat {seat} is not one of seats 1..{seats}")
         if not 1 <= limit <= MAX_CONSECUTIVE:
             raise ValueError(f"a seat banks 1 to {MAX_CONSECUTIVE} consecutive rounds, not {limit}")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"the deal is offered clockwise or counterclockwise, not {direction!r}")
         self.seats = seats
         self.seat = seat
         self.limit = limit
         """Rule 2's limit: :data:`MAX_CONSECUTIVE` by the sheet's "Player-dealer and Deal"; a game
         whose own rules move the position sooner says so (Double-Hand Poker: "each position takes a
         turn as a designated player", one round each)."""
+        self.direction: Direction = direction
+        """Which way an offer goes round the table (seats are numbered clockwise)."""
         self.run_seat: int | None = None
         self.run = 0
         self.offer: Offer | None = None
@@ -88,7 +100,10 @@ class PlayerDealerRotation:
     # --- what the table shows ----------------------------------------------------------------
 
     def next_seat(self, seat: int) -> int:
-        """The seat clockwise of ``seat``."""
+        """The seat an offer goes to after ``seat``: clockwise (the next seat number), or
+        counterclockwise (the one before) for a game that offers the position that way."""
+        if self.direction == "counterclockwise":
+            return (seat - 2) % self.seats + 1
         return seat % self.seats + 1
 
     def run_of(self, seat: int) -> int:
@@ -165,7 +180,7 @@ class PlayerDealerRotation:
         return events, False
 
     def _next_offer(self, after: int, origin: int) -> int | None:
-        """The next seat clockwise of ``after`` that may take the deal, or None when the offer
+        """The next seat (in :attr:`direction`) after ``after`` that may take the deal, or None when the offer
         comes back round to ``origin`` first. A barred seat is skipped (rule 6)."""
         seat = self.next_seat(after)
         while seat != origin:

@@ -32,8 +32,9 @@ from games.round import MAX_CONSECUTIVE, PlayerDealerRotation, Refused
 class Sheet:
     """The reference: the sheet's conditions, from the settled rounds and the presses alone."""
 
-    def __init__(self, seats: int, first: int) -> None:
+    def __init__(self, seats: int, first: int, direction: str = "clockwise") -> None:
         self.seats = seats
+        self.direction = direction
         self.holder = first
         self.bankers: list[int] = []          # the seat that banked each settled round, in order
         self.must_yield: int | None = None    # a seat that banked two in a row and is offering
@@ -48,7 +49,13 @@ class Sheet:
 
     def start_offer(self, seat: int) -> None:
         self.must_yield, self.declined = seat, set()
-        self.offered = seat % self.seats + 1
+        self.offered = self.after(seat)
+
+    def after(self, seat: int) -> int:
+        """The next seat round the table the way the sheet offers the deal."""
+        if self.direction == "counterclockwise":
+            return seat - 1 if seat > 1 else self.seats
+        return seat % self.seats + 1
 
     def breaks_on_decline(self) -> bool:
         """Declining now leaves no other seat to intervene: every other seat has declined."""
@@ -63,7 +70,7 @@ class Sheet:
         if broken:
             self.start_offer(self.must_yield)  # reopened, the offer goes round again
         else:
-            self.offered = self.offered % self.seats + 1
+            self.offered = self.after(self.offered)
         return broken
 
     def accepted(self) -> None:
@@ -78,9 +85,21 @@ ACTIONS = st.lists(st.sampled_from(["settle", "settle", "deal", "pass", "pass", 
 @settings(max_examples=1500, deadline=None)
 @given(seats=st.integers(2, 8), first=st.integers(1, 8), actions=ACTIONS)
 def test_the_rule_set_never_gives_a_seat_three_and_breaks_exactly_when_the_sheet_says(seats, first, actions):
+    run_rule_set(seats, first, actions, "clockwise")
+
+
+@settings(max_examples=800, deadline=None)
+@given(seats=st.integers(2, 8), first=st.integers(1, 8), actions=ACTIONS)
+def test_the_rule_set_offered_counterclockwise_keeps_the_same_rule(seats, first, actions):
+    """Pai Gow Tiles offers the position "counterclockwise every two hands": the same rule, the
+    offer going to the next lower seat number."""
+    run_rule_set(seats, first, actions, "counterclockwise")
+
+
+def run_rule_set(seats: int, first: int, actions: list[str], direction: str) -> None:
     first = (first - 1) % seats + 1
-    r = PlayerDealerRotation(seats, first)
-    sheet = Sheet(seats, first)
+    r = PlayerDealerRotation(seats, first, direction=direction)
+    sheet = Sheet(seats, first, direction)
     for action in actions:
         forced = sheet.must_yield is not None
         if action == "settle" and r.offer is None:      # a round is dealt only with no offer pending
@@ -104,7 +123,7 @@ def test_the_rule_set_never_gives_a_seat_three_and_breaks_exactly_when_the_sheet
             if broken:
                 event("the game was broken")
         elif action == "restart":                        # the journal's copy, through JSON
-            fresh = PlayerDealerRotation(seats, 1)
+            fresh = PlayerDealerRotation(seats, 1, direction=direction)
             assert fresh.restore(json.loads(json.dumps(r.saved()))) is None
             r = fresh
         # "void": a voided round is not seen by the rotation at all
