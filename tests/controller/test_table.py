@@ -720,3 +720,10 @@ def test_json_that_no_encoder_can_write_back_is_a_malformed_command(make_table, 
     reply = h.command("void" if b"reason" in payload else "replay", payload)
     assert reply["ok"] is False and reply["error"] == error
     assert h.command("open", {"id": "still-here"})["ok"] and h.table.health().running
+
+
+def test_dice_reset_on_a_table_without_a_cup_is_refused(make_table) -> None:
+    h = make_table()
+    reply = h.command("dice_reset", {"id": "d1", "cup": "cup"})
+    assert not reply["ok"] and reply["error"] == "refused: this table has no dice cup"
+    assert not [m for m in h.pit.drain() if m.topic == f"{TOPIC}/dice"], "no dice topic without a cup"
