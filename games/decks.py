@@ -46,6 +46,11 @@ class DeckSpec:
         return DeckSpec(self.name, self.one_deck, decks)
 
 
+NO_CARDS = DeckSpec("no cards", ())
+"""The spec of a game played without cards (Pai Gow Tiles): nothing to check, nothing to shuffle,
+and any card read is out of place (games.round.no_deck)."""
+
+
 def standard_deck(jokers: int = 0, without: tuple[str, ...] = ()) -> tuple[Card, ...]:
     """52 cards in suit-rank order, less ``without`` ranks, plus ``jokers``."""
     body = [Card(r, s) for s in SUITS for r in STANDARD_RANKS if r not in without]

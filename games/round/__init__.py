@@ -5,6 +5,7 @@
 - :mod:`games.round.rotation`: the player-dealer rotation's rules (California card-room games), pure.
 - :mod:`games.round.player_dealer`: the part a player-dealer game's machine picks to carry them out.
 - :mod:`games.round.shoe_play`: a shoe dealt over many rounds, with a cut card.
+- :mod:`games.round.no_deck`: a game played without cards (no deck check, no shuffle).
 
 A game's machine is ``class MyRound(<parts>, RoundMachine)``; docs/internals.md,
 "Adding a game", lists what it declares and implements.
@@ -22,6 +23,7 @@ from games.round.contract import (
     Verdict,
 )
 from games.round.lifecycle import CARD_LOST, CARDS_IN_PLAY, DEVICE_FIXES, LINK_FAULTS, RoundMachine
+from games.round.no_deck import NoDeck
 from games.round.player_dealer import PlayerDealer
 from games.round.rotation import MAX_CONSECUTIVE, PlayerDealerRotation
 from games.round.shoe_play import ShoePlay
@@ -30,6 +32,6 @@ SHOE_IN_PLAY = CARDS_IN_PLAY
 
 __all__ = [
     "CARDS_IN_PLAY", "CARD_LOST", "DEVICE_FIXES", "LIGHT_GROUPS", "LINK_FAULTS", "MAX_CONSECUTIVE",
-    "ROUND_STATES", "SHOE_IN_PLAY", "STATES", "VOID_BY", "DeviceRole", "Emit", "Fault", "PlayerDealer",
+    "ROUND_STATES", "SHOE_IN_PLAY", "STATES", "VOID_BY", "DeviceRole", "Emit", "Fault", "NoDeck", "PlayerDealer",
     "PlayerDealerRotation", "Refused", "RoundMachine", "ShoePlay", "Verdict",
 ]

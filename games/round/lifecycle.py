@@ -40,6 +40,11 @@ go to ``fault``; ``betting``, ``dealing`` and ``fault`` can be voided
 - ``voided``: transient; the round's cards go to the discards, then
   ``ready`` (or ``shuffle``).
 
+A game played without cards (Pai Gow Tiles: tiles and a dice cup; :mod:`games.round.no_deck`)
+has no deck check and no shuffle: ``closed -> ready`` on ``open()``, and every round ends back in
+``ready``. Whether a game plays cards is a capability of its lifecycle (``PLAYS_CARDS``), as shoe
+play is, not a branch for one game.
+
 The machine is a pytransitions ``Machine`` with ``queued=True`` and
 ``auto_transitions=False`` (DESIGN.md, "Lessons"): a trigger fired inside a
 callback runs after the current transition has finished. It owns no timers
@@ -165,6 +170,10 @@ class RoundMachine:
     """A shoe dealt over many rounds (``load_shoe``, cut card): see :mod:`games.round.shoe_play`."""
     SHUFFLE_EVERY_ROUND: ClassVar[bool] = True
     """Without shoe play the cards go back to the shuffler after every round."""
+    PLAYS_CARDS: ClassVar[bool] = True
+    """The game is dealt from cards: the table opens only through a deck check and a shuffle (by
+    its ``prepares_deck`` role) and every card read is checked against the spec. A game without
+    cards picks :class:`games.round.no_deck.NoDeck`, which opens straight to ``ready``."""
 
     rotation: Any = None
     state: str  # set by pytransitions
@@ -204,6 +213,7 @@ class RoundMachine:
     def _transitions() -> list[dict]:
         resumable = ["load_shoe", "ready", "betting", "dealing", "result"]
         table: list[dict[str, Any]] = [
+            {"trigger": "open_table", "source": "closed", "dest": "ready", "conditions": "_opens_without_deck"},
             {"trigger": "open_table", "source": "closed", "dest": "deck_check"},
             {"trigger": "close_table",
              "source": ["deck_check", "shuffle", "load_shoe", "ready", "betting", "result"], "dest": "closed"},
@@ -231,6 +241,9 @@ class RoundMachine:
 
     def _plays_a_shoe(self, _event: EventData) -> bool:
         return self.PLAYS_A_SHOE
+
+    def _opens_without_deck(self, _event: EventData) -> bool:
+        return not self.PLAYS_CARDS
 
     def _shuffle_due_now(self, _event: EventData) -> bool:
         return self._shuffle_due()
@@ -300,7 +313,8 @@ class RoundMachine:
     # --- pit commands (raise Refused when out of place) -----------------------------------
 
     def open(self) -> None:
-        """Pit ``open``: ``closed -> deck_check``. The table opens only after a deck check passes."""
+        """Pit ``open``: ``closed -> deck_check``. The table opens only after a deck check passes;
+        a game without cards (``PLAYS_CARDS`` false) opens straight to ``ready``."""
         if self.state != "closed":
             raise Refused(f"the table is already open (state {self.state})")
         self._fire("open_table")
