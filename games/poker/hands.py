@@ -11,7 +11,9 @@ five cards (7 Card Thrill; the poker-room games of the California sheet build on
 
 :func:`best` ranks the best five of any five or more cards directly from rank and suit counts
 (no 21 subsets); a joker is tried as each card it may stand for, and kept only where the rules
-let it. A :class:`Hand` compares by its key: category first, then the ranks that break ties.
+let it. :func:`short` ranks a hand of fewer than five cards on the same scale (Double-Hand
+Poker's two-card hand). A :class:`Hand` compares by its key: category first, then the ranks
+that break ties.
 """
 
 from __future__ import annotations
@@ -92,6 +94,39 @@ def best(cards: Sequence[Card], rules: HighRules = STANDARD) -> Hand:
     return Hand(max(options))
 
 
+def short(cards: Sequence[Card], rules: HighRules = STANDARD) -> Hand:
+    """A hand of one to four cards, on the same scale as :func:`best`, so that the two compare
+    (Double-Hand Poker's two-card hand against its five-card hand and against another two-card hand).
+
+    A straight or a flush takes five cards, so a short hand is ranked by its groups alone: four or
+    three of a kind, two pair, a pair, high cards; its key holds only the cards it has, so with the
+    same group a five-card hand, whose key goes on with its kickers, ranks higher (A-K-Q-J-9 above
+    A-K). Under ``"bug"`` rules the joker can only be an ace here: there is no straight or flush
+    for it to complete.
+    """
+    if not 1 <= len(cards) <= 4:
+        raise PokerHandError(f"a short hand is one to four cards, not {len(cards)}")
+    jokers = sum(1 for c in cards if c.is_joker)
+    if jokers and rules.joker == "none":
+        raise PokerHandError("these rules have no joker")
+    if jokers > 1:
+        raise PokerHandError(f"one joker at most, not {jokers}")
+    counts = Counter(14 if c.is_joker else VALUE[c.rank] for c in cards)
+    groups = sorted(((n, v) for v, n in counts.items()), reverse=True)
+    singles = sorted((v for v, n in counts.items() if n == 1), reverse=True)
+    most, top = groups[0]
+    if most == 4:
+        return Hand((QUADS, top))
+    if most == 3:
+        return Hand((TRIPS, top, *singles))
+    pairs = [v for n, v in groups if n == 2]
+    if len(pairs) == 2:
+        return Hand((TWO_PAIR, *pairs))
+    if pairs:
+        return Hand((PAIR, top, *singles))
+    return Hand((HIGH, *singles))
+
+
 def _straight_high(values: set[int], rules: HighRules) -> float | None:
     for high in range(14, 5, -1):
         if all(v in values for v in range(high - 4, high + 1)):
@@ -143,4 +178,4 @@ def _key(cards: list[tuple[int, str | None]], rules: HighRules) -> tuple[float, 
 
 
 
-__all__ = ["CATEGORIES", "JOKER", "STANDARD", "THRILL", "Hand", "HighRules", "PokerHandError", "best"]
+__all__ = ["CATEGORIES", "JOKER", "STANDARD", "THRILL", "Hand", "HighRules", "PokerHandError", "best", "short"]
