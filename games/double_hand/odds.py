@@ -1,0 +1,60 @@
+"""Double-Hand Poker's odds: a seat's wager against the designated player, by a seeded simulation
+(labelled so, with its 95 % interval).
+
+The house does not play (P13): the figure is the seat's edge against the designated player, whose
+advantage is the copies (reading 4, ``ties = "designated_player"``). Both hands are set the
+controller's house way (games.double_hand.rules.house_way): the players' own settings are theirs
+to choose, so no exact figure exists for "the game"; this is the figure for two house-way players.
+
+Each sample is two hands of seven from one shuffled deck of 53 (the other five hands and the four
+cards left do not change the two compared); both orders of the pair are counted (either hand may be
+the designated player's), which halves the variance and, with ``ties = "push"``, makes the game
+exactly even, as it is by symmetry.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
+from games.double_hand import rules
+from games.odds import GameOdds, OutcomeOdds, WagerOdds
+
+SAMPLES = 2_000
+"""Deals simulated (each counted in both orders): a few seconds in pure Python."""
+
+
+def odds(paytable: str | None = None, decks: int | None = None, samples: int = SAMPLES, seed: int = 1) -> GameOdds:
+    """``paytable`` names the ties reading (``designated_player``, the default, or ``push``): the
+    game pays even money and has no other table."""
+    ties = paytable or "designated_player"
+    if ties not in rules.TIES:
+        raise ValueError(f"--paytable: Double-Hand Poker pays even money; name the ties reading instead: "
+                         f"{', '.join(rules.TIES)} (not {paytable!r})")
+    if decks not in (None, 1):
+        raise ValueError("--decks: Double-Hand Poker is one deck of 52 and a joker (D)")
+    poker = rules.rules_for("lowest")
+    deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER]
+    rng = random.Random(seed)
+    tally: Counter[str] = Counter()
+    for _ in range(samples):
+        fourteen = rng.sample(deck, 2 * rules.CARDS)
+        a = rules.house_way(fourteen[:rules.CARDS], poker)
+        b = rules.house_way(fourteen[rules.CARDS:], poker)
+        for player, designated in ((a, b), (b, a)):
+            tally[rules.settle(player, designated, ties)[2].outcome] += 1
+    n = 2 * samples
+    net = {"win": 1.0, "push": 0.0, "lose": -1.0}
+    outcomes = tuple(OutcomeOdds(name if name != "win" else "win 1 to 1", tally[name] / n, net[name])
+                     for name in ("win", "push", "lose"))
+    mean = sum(o.probability * o.net for o in outcomes)
+    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
+    half = 1.96 * math.sqrt(max(var, 0.0) / samples)   # the two orders of a deal are not independent
+    wager = WagerOdds(rules.WAGER, outcomes, method="simulation", interval=(mean - half, mean + half),
+                      note=f"{samples:,} seeded deals, each counted both ways; both hands set the house way")
+    return GameOdds("double_hand", f"ties: {ties}", 1, (wager,),
+                    notes=("the seat's edge against the designated player, not the house's: the house does not "
+                           "play and collects a fee per betting square (Palace Card Club: $1 on $10-$100, $2 on "
+                           "$101-$200, the player/dealer $2)",))
