@@ -123,6 +123,9 @@ class PitView:
             self.results += 1
             return [f"{tag}   {self._summary(table, data)}"]
         if kind == "action_button":
+            if "card" not in data:   # placed by other means than a card's count (Double-Hand Poker's dice)
+                rest = {k: v for k, v in data.items() if k != "seat"}
+                return [f"{tag}   action button -> seat {data.get('seat')}: {_fmt(rest)}"]
             return [f"{tag}   action button: {data.get('card')} counts {data.get('count')} -> seat {data.get('seat')}"]
         if kind == "alarm":
             extra = f" [{data['action']}]" if data.get("action") else ""

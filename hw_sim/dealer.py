@@ -209,6 +209,8 @@ class SimDealer:
             self.press(prompt["buttons"][0])
         elif expect == "dice":
             device.shake()   # the cup reports shaken, opened with the dice, closed
+        elif expect == "count":
+            device.report_count()   # the shuffler counts the cards it still holds
         elif expect == "decision":
             # A player's choice: any of the buttons the prompt offers that seat.
             self.press(self.rng.choice(prompt["choices"]), prompt["seat"])

@@ -341,6 +341,11 @@ class SimShuffler(SimDevice):
         with self.table.lock:
             return len(self.table.hopper) + len(self.table.shuffled)
 
+    def report_count(self) -> None:
+        """The dealer has the shuffler count the cards it holds (its count button): a ``T``, as in
+        answer to the controller's request (Double-Hand Poker proves the 4 cards left this way)."""
+        self.link.send(*messages.card_count(self.count()))
+
     def _answer(self, type_: str) -> None:
         if type_ == messages.DECK_CHECK:
             self.start_deck_check()

@@ -31,6 +31,7 @@ DOES: dict[str, tuple[str, ...]] = {
     "deck_check": ("shuffler", "hand_shuffler"),
     "new_deck": ("shuffler", "hand_shuffler"),
     "shuffle": ("shuffler", "hand_shuffler"),
+    "count": ("shuffler", "hand_shuffler"),
     "dice": ("dice_cup",),
 }
 """Prompt ``expect`` -> the kinds of device that carry it out."""
