@@ -27,7 +27,7 @@ from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
 PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill",
-                             "no_bust")
+                             "no_bust", "double_hand")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 

@@ -484,3 +484,16 @@ def test_the_registry_entry():
     assert GAME.roles["cup"].reads_dice and GAME.seats == (2, 7)
     assert set(GAME.commands) == {"set_hand"}
     assert "hand_1" in GAME.buttons and "house_way" in GAME.buttons
+
+
+def test_the_example_config_loads_and_deals_this_game():
+    from pathlib import Path
+
+    from controller.config import load_config
+
+    cfg = load_config(Path(__file__).resolve().parents[2] / "config" / "double-hand.toml")
+    assert cfg.table.game == "double_hand" and cfg.options.spec.size == 53 and cfg.table.seats == 7
+    assert set(cfg.gpio.buttons) == set(GAME.buttons), "every dealer button has a pin"
+    assert sorted(cfg.gpio.seat_lights["player_dealer"]) == list(range(1, 8))
+    assert {n: d.kind for n, d in cfg.devices.items()} == {"shuffler": "hand_shuffler", "cup": "dice_cup"}
+    assert cfg.devices["cup"].settings["dice"] == 3
