@@ -1,0 +1,169 @@
+"""Hot Action Blackjack's odds for `tablectl odds`.
+
+- Exact: how the Banker's hand ends under its drawing rules (games.hot_action.rules.banker_must
+  with the default readings: draw to 18, hit soft 18, stand hard 18 and soft 19-22), dealt alone
+  from a full shoe of N decks of 56 -- every draw sequence counted by card composition, in
+  fractions (:func:`banker_outcomes`); and a hand's two first cards: the natural 22 and the two
+  card 22 (:func:`two_card_odds`).
+- Simulated (labelled so, with its 95 % interval): a player's bet against the Bank, over seeded
+  rounds of one player against the Banker, each from a freshly shuffled shoe. The player draws as
+  the Banker does (to 18); the sheet leaves hands below 18 to the player (G4), so no figure of
+  the bet can be exact for every table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import cache
+
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
+from games.hot_action import rules
+from games.odds import GameOdds, OutcomeOdds, WagerOdds
+
+ROUNDS = 40_000
+"""Seeded rounds of the simulation: a few seconds, the expected value within about ±1 %."""
+
+CATEGORIES: tuple[Card, ...] = (*(card(f"{r}S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")), JOKER)
+"""The rules see an ace, 2-9, a 10-point card, a joker (G2)."""
+
+SHEET = rules.Rules()
+"""The default readings (games.hot_action)."""
+
+ORDER: tuple[str, ...] = ("18", "19", "20", "21", "22", "two card 22", "natural 22", "over 22")
+
+
+def shoe_composition(decks: int) -> dict[Card, int]:
+    """A full shoe by category (G1): four of each rank a deck (sixteen 10-point cards) and four jokers."""
+    out = {c: 4 * decks for c in CATEGORIES[:-1]}
+    out[card("10S")] = 16 * decks
+    out[JOKER] = 4 * decks
+    return out
+
+
+def outcome_name(t: rules.Total) -> str:
+    if t.natural:
+        return "natural 22"
+    if t.two_card_22:
+        return "two card 22"
+    if t.over:
+        return "over 22"
+    return str(t.value)
+
+
+def banker_outcomes(composition: Mapping[Card, int], readings: rules.Rules = SHEET) -> dict[str, Fraction]:
+    """How the Banker's hand ends, dealt alone from a shoe of ``composition``: two cards, then a card
+    at a time while :func:`games.hot_action.rules.banker_must` says hit. Exact: each sequence of
+    draws weighted by the cards left, merged by the hand's multiset. (With ``banker_below_18 =
+    "choice"`` the Banker's play is its own: refused.)"""
+    if readings.banker_below_18 != "hit":
+        raise ValueError("the Banker's hand below 18 is its own choice at this table: no exact figure")
+    kinds = tuple(composition)
+    size = sum(composition.values())
+
+    @cache
+    def finish(hand: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
+        cards = [kinds[i] for i in hand]
+        if len(cards) >= 2 and rules.banker_must(cards, readings)[0] == "stand":
+            return ((outcome_name(rules.total(cards)), Fraction(1)),)
+        left = size - len(hand)
+        out: Counter = Counter()
+        for i, kind in enumerate(kinds):
+            n = composition[kind] - hand.count(i)
+            if n <= 0:
+                continue
+            for name, p in finish(tuple(sorted((*hand, i)))):
+                out[name] += Fraction(n, left) * p
+        return tuple(out.items())
+
+    return dict(finish(()))
+
+
+def two_card_odds(decks: int) -> dict[str, Fraction]:
+    """A hand's first two cards from a full shoe: a natural 22 (two aces, I5a) and a two card 22 that
+    is not one (a joker and a 10-point card, I5b), by counting pairs of physical cards."""
+    n = 56 * decks
+    pairs = Fraction(n * (n - 1), 2)
+    aces, jokers, tens = 4 * decks, 4 * decks, 16 * decks
+    return {"natural 22": Fraction(aces * (aces - 1), 2) / pairs, "two card 22": Fraction(jokers * tens) / pairs}
+
+
+# --- the simulated bet ---------------------------------------------------------------------------------
+
+
+def play_round(draw: Callable[[], Card], readings: rules.Rules = SHEET) -> tuple[list[Card], list[Card]]:
+    """One player against the Banker, cards from ``draw``, as the machine sequences them: the deal
+    (G3), the check for a two card 22 (H14), the player drawing to 18 as the Banker does, the
+    Banker's draws. Returns the player's and the Banker's final hands."""
+    player = [draw()]
+    bank = [draw()]
+    player.append(draw())
+    bank.append(draw())
+    if readings.check_two_card_22 and rules.check_due(bank[0]) and rules.total(bank).two_card_22:
+        return player, bank  # H14: turned up at once; every hand stands
+    while True:
+        must, _ = rules.player_must(player)
+        if must == "stand" or (must == "choice" and rules.total(player).value >= 18):
+            break
+        player.append(draw())
+    while rules.banker_must(bank, readings)[0] == "hit":
+        bank.append(draw())
+    return player, bank
+
+
+def simulate(rounds: int, seed: int, decks: int, readings: rules.Rules = SHEET) -> Counter:
+    """The player's net per unit over ``rounds`` seeded rounds -> how many rounds had it."""
+    shoe = ([Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER] * 4) * decks
+    rng = random.Random(seed)
+    tally: Counter = Counter()
+    n = len(shoe)
+    for _ in range(rounds):
+        k = 0
+
+        def draw() -> Card:
+            nonlocal k
+            j = rng.randrange(k, n)  # a uniform card of those left: the shoe stays a permutation
+            shoe[k], shoe[j] = shoe[j], shoe[k]
+            k += 1
+            return shoe[k - 1]
+
+        player, bank = play_round(draw, readings)
+        tally[rules.settle_hand(player, bank, True, readings).net] += 1
+    return tally
+
+
+def _bet(rounds: int, seed: int, decks: int, readings: rules.Rules) -> WagerOdds:
+    tally = simulate(rounds, seed, decks, readings)
+    names = {Fraction(1): "win", Fraction(0): "push", Fraction(-1): "lose"}
+    outcomes = tuple(OutcomeOdds(names[net], count / rounds, float(net))
+                     for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))
+    mean = sum(o.probability * o.net for o in outcomes)
+    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
+    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
+    return WagerOdds("bet", outcomes, method="simulation", interval=(mean - half, mean + half),
+                     note=f"{rounds:,} seeded rounds (seed {seed}), one player against the Bank, each from a fresh "
+                          "shoe; the player draws to 18 as the Banker does; every win even money (G7)")
+
+
+def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1) -> GameOdds:
+    if paytable not in (None, "sheet"):
+        raise ValueError("--paytable: Hot Action Blackjack pays even money (G7: the Bank wins or loses up to the "
+                         "amount bet); name 'sheet' or leave it out")
+    n = 8 if decks is None else decks
+    if not 1 <= n <= 8:
+        raise ValueError(f"--decks: one to eight decks of 56 (G1: 8), not {n}")
+    readings = rules.Rules()
+    bank = banker_outcomes(shoe_composition(n), readings)
+    shares = ", ".join(f"{k} {float(bank.get(k, 0)):.6f}" for k in ORDER)
+    two = two_card_odds(n)
+    return GameOdds("hot_action", "sheet (every win even money, G7); ties on 19-22 and over 22 push", n,
+                    (_bet(rounds, seed, n, readings),),
+                    notes=("simulated: the bet (below 18 a player plays as it chooses, G4); exact: the Banker's "
+                           "drawing rules and the first two cards",
+                           f"the Banker's hand dealt alone from a full shoe, exactly: {shares}",
+                           f"a hand's first two cards, exactly: natural 22 {two['natural 22']} "
+                           f"({float(two['natural 22']):.6f}), two card 22 {two['two card 22']} "
+                           f"({float(two['two card 22']):.6f})"))
