@@ -91,13 +91,11 @@ class PaiGowTilesRound(Steps, PlayerDealer, NoDeck, RoundMachine):
         if not self.compared:
             assert self.placed is not None
             order = ", ".join(str(s) for s in self.placed.deal_order)
-            disputed = (f" Disputes entered: seat{'s' if len(self.disputed) > 1 else ''} "
-                        f"{', '.join(str(s) for s in sorted(self.disputed))}." if self.disputed else "")
             return PressDue("deal", "press",
                             f"Deal four tiles to each position from seat {self.placed.first_tiles} counterclockwise "
                             f"({order}); the action is at seat {self.placed.action}. The players set their hands, "
                             f"then the player-dealer (seat {self.banker}); compare, then press deal. A disputed "
-                            f"hand: the pit enters the tiles (cmd/dispute).{disputed}")
+                            f"hand: the pit enters the tiles (cmd/dispute).")
         return None
 
     def _shaken(self, due: DiceDue, values: tuple[int, ...]) -> None:
@@ -164,9 +162,10 @@ class PaiGowTilesRound(Steps, PlayerDealer, NoDeck, RoundMachine):
         if why is not None:
             raise Refused(f"these hands cannot all be on the table: {why}")
         self.banker_hand, self.disputed = banker_hand, entered
-        ruling = self._ruling()
-        self._publish_prompt()
-        return ruling
+        # The prompt is not published again: a prompt is a request, and the same request twice
+        # is acted on twice (a second ``deal`` would settle the round unseen). The state topic's
+        # ``disputed_seats`` and the command's reply say what was entered.
+        return self._ruling()
 
     def _ruling(self) -> dict[str, Any]:
         assert self.banker_hand is not None
