@@ -302,3 +302,17 @@ def test_settle_every_entered_seat() -> None:
     assert out["3"]["outcome"] == "win" and out["5"]["outcome"] == "push"
     assert out["5"]["high"] == "banker" and out["5"]["low"] == "player"
     assert out["3"]["hand"]["high"] == {"tiles": ["1-1", "1-1"], "kind": "pair", "points": 4, "high_nine": False}
+
+
+def test_the_house_way_sets_every_hand_of_the_set_legally() -> None:
+    """Every four tiles the set can deal (each distinct hand once): the house way uses exactly those
+    tiles, two high and two low, and never sets the low hand above the high one."""
+    from itertools import combinations
+
+    hands = {tuple(sorted(t.code for t in four)) for four in combinations(all_tiles(), 4)}
+    assert len(hands) == 8130   # the x^4 coefficient of (1 + x + x^2)^11 (1 + x)^10: 11 kinds twice, 10 once
+    for codes in hands:
+        for wild in (True, False):
+            w = house_way(tiles(codes), gee_joon_wild=wild)
+            assert sorted(t.code for t in w.high.tiles + w.low.tiles) == list(codes)
+            assert w.high.key >= w.low.key and arrangement_problem(w.high.tiles, w.low.tiles, gee_joon_wild=wild) is None
