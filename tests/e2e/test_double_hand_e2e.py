@@ -72,6 +72,16 @@ def _play(table, rng: random.Random) -> Counter:
             seven = next(e["data"]["cards"] for e in reversed(table.events("reveal"))
                          if e["data"]["hand"] == "seat" and e["data"]["seat"] == seat)
             setting = rng.choice(rules.settings([card(c) for c in seven], DH))
+            if not done["refused"]:
+                # One of the four cards still in the shuffler in place of one of the hand's: refused,
+                # naming the hand's card that is missing and not the one entered.
+                left = [c.face.code for c in table.rig.table.shuffled]
+                wrong = [left[0], *[c.code for c in setting.five][1:]]
+                reply = _send(table, "set_hand", {"id": f"bad{handled}", "seat": seat,
+                                                  "two": [c.code for c in setting.two], "five": wrong})
+                assert not reply["ok"] and left[0] not in reply["error"], reply
+                assert reply["error"].startswith(f"refused: the codes entered are not seat {seat}'s seven cards")
+                done["refused"] += 1
             reply = _send(table, "set_hand", {"id": f"r{handled}", "seat": seat,
                                               "two": [c.code for c in setting.two],
                                               "five": [c.code for c in setting.five]})
@@ -90,7 +100,7 @@ def test_seeded_rounds_recomputed_from_the_published_dice_and_cards_and_nothing_
     caplog.set_level("DEBUG")   # every log line of the controller and drivers in this process
     table = table_factory(game="double_hand", seed=23, pass_probability=0.2)
     done = _play(table, random.Random(23))
-    assert done["button"] >= ROUNDS and done["entered"] >= 3, done
+    assert done["button"] >= ROUNDS and done["entered"] >= 3 and done["refused"] == 1, done
     with table.cond:
         messages = list(table.messages)
     events = [m for t, m in messages if "/event/" in t]
@@ -155,15 +165,16 @@ def _nothing_before_its_reveal(messages: list[tuple[str, dict]], events: list[di
         return any((r, code) in revealed_at and (r < (rnd or 0) or revealed_at[(r, code)] <= seq)
                    for r in range(1, (rnd or 0) + 1))
     checked = 0
+    last = (None, 0)          # the round and seq of the last event received: where a reply stands
     for topic, m in messages:
         if "/cmd/" in topic and not topic.endswith("/reply"):
             continue   # the pit's own commands
         if topic.endswith("/reply"):
-            rnd, seq = m.get("data", {}).get("round"), 10 ** 9
+            rnd, seq = last
         elif topic.endswith("/state"):
             rnd, seq = m.get("round"), m["seq"]
         elif "/event/" in topic:
-            rnd, seq = m["round"], m["seq"]
+            rnd, seq = last = m["round"], m["seq"]
         else:
             rnd, seq = None, 0     # status: no card at all
         for code in set(CODE.findall(json.dumps(m))):

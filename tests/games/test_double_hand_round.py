@@ -497,3 +497,27 @@ def test_the_example_config_loads_and_deals_this_game():
     assert sorted(cfg.gpio.seat_lights["player_dealer"]) == list(range(1, 8))
     assert {n: d.kind for n, d in cfg.devices.items()} == {"shuffler": "hand_shuffler", "cup": "dice_cup"}
     assert cfg.devices["cup"].settings["dice"] == 3
+
+
+def test_a_hand_while_the_position_is_on_offer_sends_the_cards_back_for_a_shuffle():
+    r = Run()
+    r.to_dealing()
+    play_round(r)
+    assert r.m.state == "ready"             # seat 2 is offered the position
+    r.hand(ROW[1])
+    alarm = r.last("alarm")
+    assert (alarm["code"], alarm["severity"]) == ("hand_not_due", "warning")
+    assert r.m.state == "shuffle" and "QS" not in json.dumps(alarm)
+    r.m.shuffled(53)
+    assert r.m.state == "ready" and r.m.snapshot()["player_dealer"]["offered"] == 2, "the offer still stands"
+
+
+def test_the_designated_players_turns_outlive_a_restart():
+    r = Run()
+    r.to_dealing()
+    play_round(r)
+    saved = json.loads(json.dumps(r.m.save()))
+    again = Run()
+    again.m.restore(saved, "ready")
+    assert again.last("player_dealer") == {"seat": 1, "consecutive": 1, "change": "restored"}
+    assert again.m.rotation.offered == 2 and again.m.rotation.limit == 1
