@@ -552,3 +552,21 @@ def test_the_example_config_loads_and_options_name_their_key() -> None:
     with pytest.raises(OptionError) as caught:
         GAME.load_options({}, 9)
     assert caught.value.field == "table.seats"
+
+
+def test_a_card_the_shoe_cannot_hold_faults_the_round_before_any_rule() -> None:
+    """The ledger first (the lifecycle): a second AS in a one-deck shoe, a Bet'Win card; resuming
+    burns the card and the same card is due again."""
+    r = Run(decks=1)
+    r.to_dealing()
+    r.shake(1, 2, 3)
+    r.deal("AS")
+    r.m.card(card("AS"))
+    assert r.alarms()[-1] == "card_too_many" and r.m.state == "fault"
+    r.m.resume("pit")
+    assert r.m.state == "dealing" and r.last("resume")["burned"] == ["AS"]
+    r.m.card(card("MS"))
+    assert r.alarms()[-1] == "foreign_card" and r.m.state == "fault"
+    r.m.resume("pit")
+    prompt = r.last("prompt")
+    assert (prompt["hand"], prompt["seat"], prompt["position"]) == ("seat", 3, 1)
