@@ -38,20 +38,22 @@ def odds(paytable: str | None = None, decks: int | None = None, samples: int = S
     poker = rules.rules_for("lowest")
     deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER]
     rng = random.Random(seed)
+    net = {"win": 1.0, "push": 0.0, "lose": -1.0}
     tally: Counter[str] = Counter()
+    per_deal: list[float] = []     # the two orders' mean net: the deals are independent, the orders not
     for _ in range(samples):
         fourteen = rng.sample(deck, 2 * rules.CARDS)
         a = rules.house_way(fourteen[:rules.CARDS], poker)
         b = rules.house_way(fourteen[rules.CARDS:], poker)
-        for player, designated in ((a, b), (b, a)):
-            tally[rules.settle(player, designated, ties)[2].outcome] += 1
+        both = [rules.settle(player, designated, ties)[2].outcome for player, designated in ((a, b), (b, a))]
+        tally.update(both)
+        per_deal.append(sum(net[o] for o in both) / 2)
     n = 2 * samples
-    net = {"win": 1.0, "push": 0.0, "lose": -1.0}
     outcomes = tuple(OutcomeOdds(name if name != "win" else "win 1 to 1", tally[name] / n, net[name])
                      for name in ("win", "push", "lose"))
-    mean = sum(o.probability * o.net for o in outcomes)
-    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
-    half = 1.96 * math.sqrt(max(var, 0.0) / samples)   # the two orders of a deal are not independent
+    mean = sum(per_deal) / samples
+    var = sum((x - mean) ** 2 for x in per_deal) / max(samples - 1, 1)
+    half = 1.96 * math.sqrt(var / samples)
     wager = WagerOdds(rules.WAGER, outcomes, method="simulation", interval=(mean - half, mean + half),
                       note=f"{samples:,} seeded deals, each counted both ways; both hands set the house way")
     return GameOdds("double_hand", f"ties: {ties}", 1, (wager,),
