@@ -9,6 +9,7 @@ from combinatorics; a figure that could only be simulated says so
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -50,6 +51,16 @@ class WagerOdds:
 
     def total_probability(self) -> Fraction | float:
         return sum((o.probability for o in self.outcomes), Fraction(0))
+
+
+def simulated(wager: str, outcomes: tuple[OutcomeOdds, ...], rounds: int, note: str) -> WagerOdds:
+    """A wager figured by a seeded simulation of ``rounds`` independent rounds: its ``outcomes``
+    (each probability the share of rounds that ended so), labelled ``simulation``, with the 95 %
+    interval of the expected value (1.96 standard errors of the rounds' net)."""
+    mean = sum(o.probability * o.net for o in outcomes)
+    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
+    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
+    return WagerOdds(wager, outcomes, method="simulation", interval=(mean - half, mean + half), note=note)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -22,7 +21,7 @@ from functools import cache
 
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
 from games.hot_action import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
 
 ROUNDS = 40_000
 """Seeded rounds of the simulation: a few seconds, the expected value within about ±1 %."""
@@ -140,12 +139,9 @@ def _bet(rounds: int, seed: int, decks: int, readings: rules.Rules) -> WagerOdds
     names = {Fraction(1): "win", Fraction(0): "push", Fraction(-1): "lose"}
     outcomes = tuple(OutcomeOdds(names[net], count / rounds, float(net))
                      for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))
-    mean = sum(o.probability * o.net for o in outcomes)
-    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
-    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
-    return WagerOdds("bet", outcomes, method="simulation", interval=(mean - half, mean + half),
-                     note=f"{rounds:,} seeded rounds (seed {seed}), one player against the Bank, each from a fresh "
-                          "shoe; the player draws to 18 as the Banker does; every win even money (G7)")
+    return simulated("bet", outcomes, rounds,
+                     f"{rounds:,} seeded rounds (seed {seed}), one player against the Bank, each from a fresh "
+                     "shoe; the player draws to 18 as the Banker does; every win even money (G7)")
 
 
 def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1) -> GameOdds:

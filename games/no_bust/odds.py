@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +20,7 @@ from functools import cache
 
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
 from games.no_bust import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
 
 SHEET = rules.Rules()
 """The default readings (games.no_bust)."""
@@ -176,14 +175,11 @@ def _bet(rounds: int, seed: int, decks: int, jokers: int, readings: rules.Rules)
 
     outcomes = tuple(OutcomeOdds(label(net), count / rounds, float(net))
                      for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))
-    mean = sum(o.probability * o.net for o in outcomes)
-    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
-    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
-    return WagerOdds("bet", outcomes, method="simulation", interval=(mean - half, mean + half),
-                     note=f"{rounds:,} seeded rounds (seed {seed}), one player against the player-dealer, "
-                          "each from a fresh shoe; net per unit of the first wager, doubles and splits "
-                          "included; the chart, then: split A and 8, double hard 10-11 against 2-9, "
-                          "draw to 17 as the player-dealer does, never surrender")
+    return simulated("bet", outcomes, rounds,
+                     f"{rounds:,} seeded rounds (seed {seed}), one player against the player-dealer, "
+                     "each from a fresh shoe; net per unit of the first wager, doubles and splits "
+                     "included; the chart, then: split A and 8, double hard 10-11 against 2-9, "
+                     "draw to 17 as the player-dealer does, never surrender")
 
 
 def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1,

@@ -5,14 +5,13 @@ bet against the dealer's hand is a seeded simulation, labelled so, with its 95 %
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from fractions import Fraction
 from math import comb
 
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
 from games.seven_card_thrill.classes import COUNTS
 from games.seven_card_thrill.rules import Paytable, settle_seat
 
@@ -74,8 +73,4 @@ def _poker(rounds: int, seed: int, table: Paytable) -> WagerOdds:
         tally[(poker.outcome, str(poker.pays), poker.net)] += 1
     outcomes = tuple(OutcomeOdds(f"{o} {p}" if o == "win" else o, n / rounds, float(net))
                      for (o, p, net), n in sorted(tally.items(), key=lambda kv: -kv[0][2]))
-    mean = sum(o.probability * o.net for o in outcomes)
-    var = sum(o.probability * o.net ** 2 for o in outcomes) - mean ** 2
-    half = 1.96 * math.sqrt(max(var, 0.0) / rounds)
-    return WagerOdds("poker", outcomes, method="simulation", interval=(mean - half, mean + half),
-                     note=f"{rounds:,} seeded hands against a dealer's hand")
+    return simulated("poker", outcomes, rounds, f"{rounds:,} seeded hands against a dealer's hand")
