@@ -13,21 +13,17 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
 
-from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
+from games import blackjack
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.hot_action import rules
 from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
 
 ROUNDS = 40_000
 """Seeded rounds of the simulation: a few seconds, the expected value within about ±1 %."""
-
-CATEGORIES: tuple[Card, ...] = (*(card(f"{r}S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")), JOKER)
-"""The rules see an ace, 2-9, a 10-point card, a joker (G2)."""
 
 SHEET = rules.Rules()
 """The default readings (games.hot_action)."""
@@ -36,11 +32,9 @@ ORDER: tuple[str, ...] = ("18", "19", "20", "21", "22", "two card 22", "natural 
 
 
 def shoe_composition(decks: int) -> dict[Card, int]:
-    """A full shoe by category (G1): four of each rank a deck (sixteen 10-point cards) and four jokers."""
-    out = {c: 4 * decks for c in CATEGORIES[:-1]}
-    out[card("10S")] = 16 * decks
-    out[JOKER] = 4 * decks
-    return out
+    """A full shoe by category (G1): four of each rank a deck (sixteen 10-point cards) and four jokers
+    (games.blackjack.shoe_composition)."""
+    return blackjack.shoe_composition(decks, 4)
 
 
 def outcome_name(t: rules.Total) -> str:
@@ -60,25 +54,13 @@ def banker_outcomes(composition: Mapping[Card, int], readings: rules.Rules = SHE
     "choice"`` the Banker's play is its own: refused.)"""
     if readings.banker_below_18 != "hit":
         raise ValueError("the Banker's hand below 18 is its own choice at this table: no exact figure")
-    kinds = tuple(composition)
-    size = sum(composition.values())
 
-    @cache
-    def finish(hand: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
-        cards = [kinds[i] for i in hand]
-        if len(cards) >= 2 and rules.banker_must(cards, readings)[0] == "stand":
-            return ((outcome_name(rules.total(cards)), Fraction(1)),)
-        left = size - len(hand)
-        out: Counter = Counter()
-        for i, kind in enumerate(kinds):
-            n = composition[kind] - hand.count(i)
-            if n <= 0:
-                continue
-            for name, p in finish(tuple(sorted((*hand, i)))):
-                out[name] += Fraction(n, left) * p
-        return tuple(out.items())
+    def ends(cards: list[Card]) -> str | None:
+        if rules.banker_must(cards, readings)[0] != "stand":
+            return None
+        return outcome_name(rules.total(cards))
 
-    return dict(finish(()))
+    return blackjack.finishing_odds(composition, ends)
 
 
 def two_card_odds(decks: int) -> dict[str, Fraction]:
@@ -116,19 +98,8 @@ def play_round(draw: Callable[[], Card], readings: rules.Rules = SHEET) -> tuple
 def simulate(rounds: int, seed: int, decks: int, readings: rules.Rules = SHEET) -> Counter:
     """The player's net per unit over ``rounds`` seeded rounds -> how many rounds had it."""
     shoe = ([Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER] * 4) * decks
-    rng = random.Random(seed)
     tally: Counter = Counter()
-    n = len(shoe)
-    for _ in range(rounds):
-        k = 0
-
-        def draw() -> Card:
-            nonlocal k
-            j = rng.randrange(k, n)  # a uniform card of those left: the shoe stays a permutation
-            shoe[k], shoe[j] = shoe[j], shoe[k]
-            k += 1
-            return shoe[k - 1]
-
+    for draw in blackjack.fresh_shoes(shoe, rounds, seed):
         player, bank = play_round(draw, readings)
         tally[rules.settle_hand(player, bank, True, readings).net] += 1
     return tally

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from games.blackjack import best_total, ten_point
 from games.cards import Card
 from games.dice import Direction, seat_for_total
 from games.wagers import Outcome, Pays, WagerResult
@@ -125,11 +126,6 @@ def flexible(card: Card) -> bool:
     return card.is_joker or card.rank == "A"
 
 
-def ten_point(card: Card) -> bool:
-    """A 10, J, Q or K (G2: face cards = 10)."""
-    return not card.is_joker and card.rank in ("10", "J", "Q", "K")
-
-
 @dataclass(frozen=True)
 class Total:
     """A hand's standing.
@@ -180,12 +176,7 @@ def total(cards: Sequence[Card], two_card_22_ranked: bool = True) -> Total:
     """
     if not cards:
         raise ValueError("a hand has at least one card")
-    hard = sum(point(c) for c in cards)
-    raised = 0
-    flex = sum(1 for c in cards if flexible(c))
-    while raised < flex and hard + 10 * (raised + 1) <= TARGET:
-        raised += 1
-    value = hard + 10 * raised
+    value, raised = best_total(sum(point(c) for c in cards), sum(1 for c in cards if flexible(c)), TARGET)
     two = len(cards) == 2 and value == TARGET
     natural = two and all(c.rank == "A" for c in cards)
     return Total(value, soft=raised > 0, natural=natural, two_card_22=two and two_card_22_ranked)
@@ -193,7 +184,8 @@ def total(cards: Sequence[Card], two_card_22_ranked: bool = True) -> Total:
 
 def check_due(up: Card) -> bool:
     """H14: the Banker's up card can make a two card 22 with the hole card (an ace with an ace, a
-    joker with a 10-point card, a 10-point card with a joker), so the Banker checks for one."""
+    joker with a 10-point card, a 10-point card with a joker: G2, face cards = 10), so the Banker
+    checks for one."""
     return flexible(up) or ten_point(up)
 
 

@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from functools import cache
 
-from games.cards import JOKER, STANDARD_RANKS, SUITS, Card, card
+from games import blackjack
+from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.no_bust import rules
 from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
 
@@ -28,16 +27,11 @@ SHEET = rules.Rules()
 ROUNDS = 40_000
 """Seeded rounds of the simulation: about two seconds, the edge within roughly ±1 %."""
 
-CATEGORIES: tuple[Card, ...] = (*(card(f"{r}S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")), JOKER)
-"""The player-dealer's drawing rule sees ranks by value: ace, 2-9, a 10-point card, a joker."""
-
 
 def shoe_composition(decks: int, jokers_per_deck: int = 1) -> dict[Card, int]:
-    """A full shoe by category: four of each rank a deck (sixteen 10-point cards), the jokers."""
-    out = {c: 4 * decks for c in CATEGORIES[:-1]}
-    out[card("10S")] = 16 * decks
-    out[JOKER] = jokers_per_deck * decks
-    return out
+    """A full shoe by category (games.blackjack.shoe_composition), one joker a deck unless a
+    table says otherwise."""
+    return blackjack.shoe_composition(decks, jokers_per_deck)
 
 
 def outcome_name(t: rules.Total) -> str:
@@ -53,26 +47,14 @@ def outcome_name(t: rules.Total) -> str:
 def dealer_outcomes(composition: Mapping[Card, int], highest_total: int = 21) -> dict[str, Fraction]:
     """How the player-dealer's hand ends, dealt alone from a shoe of ``composition``: two cards
     (HP8), then a card at a time while :func:`games.no_bust.rules.player_dealer_draws` says so.
-    Exact: each sequence of draws weighted by the cards left, merged by the hand's multiset."""
-    kinds = tuple(composition)
-    size = sum(composition.values())
+    Exact (games.blackjack.finishing_odds)."""
 
-    @cache
-    def finish(hand: tuple[int, ...]) -> tuple[tuple[str, Fraction], ...]:
-        cards = [kinds[i] for i in hand]
-        if len(cards) >= 2 and not rules.player_dealer_draws(cards, highest_total)[0]:
-            return ((outcome_name(rules.total(cards, highest_total)), Fraction(1)),)
-        left = size - len(hand)
-        out: Counter = Counter()
-        for i, kind in enumerate(kinds):
-            n = composition[kind] - hand.count(i)
-            if n <= 0:
-                continue
-            for name, p in finish(tuple(sorted((*hand, i)))):
-                out[name] += Fraction(n, left) * p
-        return tuple(out.items())
+    def ends(cards: list[Card]) -> str | None:
+        if rules.player_dealer_draws(cards, highest_total)[0]:
+            return None
+        return outcome_name(rules.total(cards, highest_total))
 
-    return dict(finish(()))
+    return blackjack.finishing_odds(composition, ends)
 
 
 # --- the simulated bet ---------------------------------------------------------------------------------
@@ -146,19 +128,8 @@ def simulate(rounds: int, seed: int, decks: int, jokers_per_deck: int = 1,
              readings: rules.Rules = SHEET) -> Counter:
     """Net per unit of the first wager over ``rounds`` seeded rounds -> how many rounds had it."""
     shoe = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] * decks + [JOKER] * (jokers_per_deck * decks)
-    rng = random.Random(seed)
     tally: Counter = Counter()
-    n = len(shoe)
-    for _ in range(rounds):
-        k = 0
-
-        def draw() -> Card:
-            nonlocal k
-            j = rng.randrange(k, n)  # a uniform card of those left: the shoe stays a permutation
-            shoe[k], shoe[j] = shoe[j], shoe[k]
-            k += 1
-            return shoe[k - 1]
-
+    for draw in blackjack.fresh_shoes(shoe, rounds, seed):
         hands, dealer = play_round(draw, readings)
         tally[sum((w.net for h in hands for w in rules.settle_hand(h, dealer, readings)), Fraction(0))] += 1
     return tally

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from games.blackjack import best_total, ten_point
 from games.cards import Card
 from games.wagers import Outcome, Pays, WagerResult
 
@@ -79,11 +80,6 @@ def card_value(card: Card) -> int:
     return value
 
 
-def ten_point(card: Card) -> bool:
-    """A 10, J, Q or K: "two cards of 10-point value" (DS3b)."""
-    return not card.is_joker and card.rank in ("10", "J", "Q", "K")
-
-
 @dataclass(frozen=True)
 class Total:
     """A hand's standing: ``value`` is the total (21 with a joker, 22 for a natural: RFP's
@@ -126,12 +122,8 @@ def total(cards: Sequence[Card], highest_total: int = 21) -> Total:
         if len(cards) == 2 and jokers == 2:
             return Total(22, natural=True)
         return Total(21, joker=True)
-    hard = sum(card_value(c) for c in cards)
-    aces = sum(1 for c in cards if c.rank == "A")
-    elevens = 0
-    while elevens < aces and hard + 10 * (elevens + 1) <= highest_total:
-        elevens += 1
-    value = hard + 10 * elevens
+    value, elevens = best_total(sum(card_value(c) for c in cards), sum(1 for c in cards if c.rank == "A"),
+                                highest_total)
     return Total(value, soft=elevens > 0, over=value > highest_total)
 
 
@@ -195,7 +187,8 @@ class HandState:
 
 
 def pair(cards: Sequence[Card]) -> bool:
-    """DS3: a pair (two of a rank) or any two cards of 10-point value; never a joker (DS2)."""
+    """DS3: a pair (two of a rank) or any two cards of 10-point value (DS3b, games.blackjack.ten_point);
+    never a joker (DS2)."""
     if len(cards) != 2 or any(c.is_joker for c in cards):
         return False
     a, b = cards
