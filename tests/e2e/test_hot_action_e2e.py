@@ -12,6 +12,8 @@ import json
 import subprocess
 import sys
 
+from hole_card import assert_hole_card_kept
+
 from controller.schemas import validate_event
 from games.cards import card
 from games.dice import seat_for_total
@@ -123,34 +125,8 @@ def test_seeded_rounds_recomputed_and_the_hole_card_kept(table_factory, caplog) 
     # Secrecy on every topic (events, the retained state, status) and in the logs: from the hole
     # card's face-down event to its reveal its code appears nowhere (where the same code is also face
     # up in that window -- a joker -- the window proves nothing and is skipped).
-    logged = [r for r in caplog.records if not r.name.startswith("hw_sim")]
-    kept = 0
-    revealed_at: dict[int, int] = {}
-    for i, (_topic, m) in enumerate(messages):
-        if not (m.get("kind") == "card" and m["data"].get("face") == "down" and m["data"]["hand"] == "banker"):
-            continue
-        rnd = m["round"]
-        end = next((j for j in range(i + 1, len(messages)) if messages[j][1].get("kind") == "reveal"
-                    and messages[j][1]["round"] == rnd), None)
-        if end is None:
-            continue
-        revealed_at[rnd] = end
-        hole = messages[end][1]["data"]["card"]
-        shown = {mm["data"].get("card") for _t, mm in messages[i:end] if mm.get("kind") == "card"}
-        if hole in shown:
-            continue
-        window = json.dumps([mm for _t, mm in messages[i:end]])
-        assert f'"{hole}"' not in window, f"round {rnd}: the hole card {hole} was published before its reveal"
-        t0, t1 = m["ts"], messages[end][1]["ts"]
-        leaks = [r.getMessage() for r in logged if t0 <= r.created < t1 and hole in r.getMessage().split()]
-        assert not leaks, f"round {rnd}: the hole card {hole} was logged before its reveal: {leaks}"
-        kept += 1
-    assert kept >= 8
-    for i, (topic, m) in enumerate(messages):
-        if topic.endswith("/state") and m.get("state") == "dealing":
-            shown = m["bank"]["cards"]
-            assert len(shown) < 2 or shown[1] is None or revealed_at.get(m["round"], len(messages)) < i, \
-                f"the retained state showed round {m['round']}'s hole card before its reveal"
+    assert_hole_card_kept(messages, caplog.records, lambda state: state["bank"]["cards"], hand="banker",
+                          skip_if_shown=True)
 
 
 def test_the_pit_rules_the_hole_card_exposed_by_the_dealer(table_factory, caplog) -> None:

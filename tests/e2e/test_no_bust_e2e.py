@@ -6,9 +6,10 @@ no message and no log line before its reveal. And `tablectl demo --game no_bust`
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
+
+from hole_card import assert_hole_card_kept
 
 from controller.schemas import validate_event
 from games.cards import card
@@ -81,34 +82,8 @@ def test_seeded_rounds_recomputed_and_the_hole_card_kept(table_factory, caplog) 
         assert data["player_dealer"] not in hands, "the player-dealer plays no seat hand"
 
     # Secrecy on every topic (events, the retained state, status) and in the logs: from the hole
-    # card's face-down event to its reveal its code appears nowhere. (A round voided before its
-    # reveal never names its hole card, so the pit has nothing to look for: the journal holds only
-    # what was published.)
-    logged = [r for r in caplog.records if not r.name.startswith("hw_sim")]
-    kept = 0
-    revealed_at: dict[int, int] = {}
-    for i, (_topic, m) in enumerate(messages):
-        if not (m.get("kind") == "card" and m["data"].get("face") == "down"):
-            continue
-        rnd = m["round"]
-        end = next((j for j in range(i + 1, len(messages)) if messages[j][1].get("kind") == "reveal"
-                    and messages[j][1]["round"] == rnd), None)
-        if end is None:
-            continue
-        revealed_at[rnd] = end
-        hole = messages[end][1]["data"]["card"]
-        window = json.dumps([mm for _t, mm in messages[i:end]])
-        assert f'"{hole}"' not in window, f"round {rnd}: the hole card {hole} was published before its reveal"
-        t0, t1 = m["ts"], messages[end][1]["ts"]
-        leaks = [r.getMessage() for r in logged if t0 <= r.created < t1 and hole in r.getMessage().split()]
-        assert not leaks, f"round {rnd}: the hole card {hole} was logged before its reveal: {leaks}"
-        kept += 1
-    assert kept >= 8
-    for i, (topic, m) in enumerate(messages):
-        if topic.endswith("/state") and m.get("state") == "dealing":
-            shown = m["player_dealer_cards"]
-            assert len(shown) < 2 or shown[1] is None or revealed_at.get(m["round"], len(messages)) < i, \
-                f"the retained state showed round {m['round']}'s hole card before its reveal"
+    # card's face-down event to its reveal its code appears nowhere.
+    assert_hole_card_kept(messages, caplog.records, lambda state: state["player_dealer_cards"])
 
 
 def test_demo_deals_ten_rounds_and_exits_0() -> None:
