@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from round_run import RoundRun
 
 from controller.config import load_config
-from controller.schemas import validate, validate_event
-from games.cards import card, cards
+from games.cards import card
 from games.hot_action import HotActionOptions
 from games.options import OptionError
 from games.registry import get
@@ -22,55 +22,19 @@ GAME = get("hot_action")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Run:
+class Run(RoundRun):
     """A machine on a table of four positions (seat 1 the Banker, seats 2, 3, 4 players): every event
     and every snapshot taken as it is made, as the table publishes them."""
 
     def __init__(self, **options) -> None:
-        self.events: list[tuple[str, dict]] = []
-        self.snapshots: list[str] = []
-        self.m = None
-        self.m = GAME.build(HotActionOptions(**{"seats": 4, **options}), self.emit, 1)
-
-    def emit(self, kind: str, data: dict) -> None:
-        env = {"seq": len(self.events) + 1, "ts": 0.0, "table": "ha", "round": None, "kind": kind, "data": data}
-        validate_event(json.loads(json.dumps(env)), game="hot_action")
-        self.events.append((kind, data))
-        if self.m is not None:
-            snap = json.loads(json.dumps(self.m.snapshot()))
-            validate("state", {**snap, "table": "ha", "seq": 1, "ts": 0.0})
-            self.snapshots.append(json.dumps(snap))
-
-    def last(self, kind: str) -> dict:
-        return next(d for k, d in reversed(self.events) if k == kind)
-
-    def all(self, kind: str) -> list[dict]:
-        return [d for k, d in self.events if k == kind]
+        super().__init__("hot_action", HotActionOptions(**{"seats": 4, **options}), "ha")
 
     def alarms(self) -> list[str]:
         return [d["code"] for d in self.all("alarm")]
 
-    def to_dealing(self) -> None:
-        m = self.m
-        if m.state == "closed":
-            m.open()
-            m.deck_checked(m.spec.all_cards(), 0)
-            m.shuffled(m.spec.size)
-            m.press("shuffle_ack")
-        m.press("deal")
-        assert m.state == "dealing"
-
     def shake(self, *values: int) -> None:
         self.m.device_input("cup", "cup_shaken", {})
         self.m.device_input("cup", "dice_read", {"values": values})
-
-    def deal(self, codes: str) -> None:
-        for c in cards(codes):
-            self.m.card(c)
-
-    def press(self, name: str, seat: int) -> str | None:
-        """A seat button: None if accepted, else the reason."""
-        return self.m.press(name, seat).reason
 
     def outcomes(self) -> dict[str, str]:
         return {s: v["wagers"][0]["outcome"] for s, v in self.last("result")["seats"].items()}

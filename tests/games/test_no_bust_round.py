@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from round_run import RoundRun
+
 from controller.config import load_config
-from controller.schemas import validate, validate_event
-from games.cards import card, cards
+from games.cards import card
 from games.no_bust import NoBustOptions
 from games.registry import get
 
@@ -18,48 +19,12 @@ GAME = get("no_bust")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Run:
+class Run(RoundRun):
     """A machine on a table of four seats (seat 1 the player-dealer): every event and every
     snapshot taken as it is made, as the table publishes them."""
 
     def __init__(self, **options) -> None:
-        self.events: list[tuple[str, dict]] = []
-        self.snapshots: list[str] = []
-        self.m = None
-        self.m = GAME.build(NoBustOptions(**{"seats": 4, **options}), self.emit, 1)
-
-    def emit(self, kind: str, data: dict) -> None:
-        env = {"seq": len(self.events) + 1, "ts": 0.0, "table": "nb", "round": None, "kind": kind, "data": data}
-        validate_event(json.loads(json.dumps(env)), game="no_bust")
-        self.events.append((kind, data))
-        if self.m is not None:
-            snap = json.loads(json.dumps(self.m.snapshot()))
-            validate("state", {**snap, "table": "nb", "seq": 1, "ts": 0.0})
-            self.snapshots.append(json.dumps(snap))
-
-    def last(self, kind: str) -> dict:
-        return next(d for k, d in reversed(self.events) if k == kind)
-
-    def all(self, kind: str) -> list[dict]:
-        return [d for k, d in self.events if k == kind]
-
-    def to_dealing(self) -> None:
-        m = self.m
-        if m.state == "closed":
-            m.open()
-            m.deck_checked(m.spec.all_cards(), 0)
-            m.shuffled(m.spec.size)
-            m.press("shuffle_ack")
-        m.press("deal")
-        assert m.state == "dealing"
-
-    def deal(self, codes: str) -> None:
-        for c in cards(codes):
-            self.m.card(c)
-
-    def press(self, name: str, seat: int) -> str | None:
-        """A seat button: None if accepted, else the reason."""
-        return self.m.press(name, seat).reason
+        super().__init__("no_bust", NoBustOptions(**{"seats": 4, **options}), "nb")
 
 
 # The initial deal (HP8): seats 2, 3, 4, the player-dealer's up card, seats 2, 3, 4, its hole card.
