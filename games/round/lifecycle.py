@@ -76,7 +76,6 @@ order of undealt cards or the identity of a card dealt face down
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -785,7 +784,9 @@ class RoundMachine:
 
     def _publish_prompt(self) -> None:
         prompt = self._prompt()
-        self._shown_prompt = copy.deepcopy(prompt)
+        # Kept as emitted, not copied (this is on every card's path): an emitted event's data is
+        # never changed afterwards -- the table journals it as it is when the item is done.
+        self._shown_prompt = prompt
         self._emit("prompt", prompt)
 
     def _publish_prompt_if_changed(self) -> None:
