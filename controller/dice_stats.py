@@ -3,9 +3,10 @@
 No manual table keeps these: a loaded or worn die shows only over hundreds of throws. The
 controller counts every throw the cup reads, whatever the game does with it (the dice are the
 device's, not a game's rule): a reading counts when a shake came before it, it has the cup's
-number of dice and every value is a face 1..6 (a refused reading -- no shake, a 7 -- is not a
-throw). Each die's six counts are tested with Pearson's chi-square against a fair die (5 degrees
-of freedom, :mod:`controller.chi_square`). A die with at least :data:`MIN_SHAKES` throws whose
+number of dice and every value is a face 1..6, as :func:`games.dice.reading_problem` checks a
+throw for a round (a refused reading -- no shake, a 7 -- is not a throw). Each die's six counts
+are tested with Pearson's chi-square against a fair die (5 degrees of freedom,
+:mod:`controller.chi_square`). A die with at least :data:`MIN_SHAKES` throws whose
 p-value is below :data:`P_BIAS` is a ``dice_bias`` finding naming the die and the face furthest
 from its expected count, once per die until the cup's counts are reset.
 
@@ -27,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.chi_square import goodness_of_fit
+from games.dice import FACES, reading_problem
 
 MIN_SHAKES = 600
 P_BIAS = 0.001
-FACES = (1, 2, 3, 4, 5, 6)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class DiceStats:
         if counts is None:
             return []
         shaken, counts.shaken = counts.shaken, False
-        if not shaken or len(values) != counts.dice or any(v not in FACES for v in values):
+        if reading_problem(values, counts.dice, shaken) is not None:  # the round's own check of a throw
             return []
         for die, value in enumerate(values):
             counts.counts[die][value - 1] += 1
