@@ -241,30 +241,31 @@ class Watch:
             asker.out.deadline = time.monotonic() + self.replay_timeout  # the replay is coming: give the rest time
         self._pump(table, sends)
 
+    def _retained(self, schema: str, topic: str, table: str, payload: dict) -> bool:
+        """A retained status or state checked against its schema and the topic's table; False
+        (and one BAD line) when it is not to be believed."""
+        try:
+            validate(schema, payload)
+        except SchemaError as exc:
+            self._bad(topic, payload, _problems(exc))
+            return False
+        if payload["table"] != table:
+            self._bad(topic, payload, f"the payload names table {show(payload['table'])}, the topic table {table}")
+            return False
+        return True
+
     def _status(self, topic: str, table: str, status: dict) -> None:
         if not status:
             return self.out(f"[{table}] status cleared")
-        try:
-            validate("status", status)
-        except SchemaError as exc:
-            return self._bad(topic, status, _problems(exc))
-        if status["table"] != table:
-            return self._bad(topic, status, f"the payload names table {show(status['table'])}, "
-                                            f"the topic table {table}")
+        if not self._retained("status", topic, table, status):
+            return
         self.out(self.view.status_line(topic, status))
         if "next_seq" in status:
             self._vouch(table, status["next_seq"] - 1, f"its birth {status['birth']}", current=False)
 
     def _state(self, topic: str, table: str, state: dict) -> None:
-        if not state:
+        if not state or not self._retained("state", topic, table, state):
             return
-        try:
-            validate("state", state)
-        except SchemaError as exc:
-            return self._bad(topic, state, _problems(exc))
-        if state["table"] != table:
-            return self._bad(topic, state, f"the payload names table {show(state['table'])}, "
-                                           f"the topic table {table}")
         if type(state["seq"]) is not int or state["seq"] > SEQ_MAX:
             return self._bad(topic, state, f"seq: must be an integer up to {SEQ_MAX} (got {show(state['seq'])})")
         self._vouch(table, state["seq"], "its state", current=True)
