@@ -27,3 +27,12 @@ def test_the_bench_imports_nothing_of_the_controller() -> None:
     modules = _imported("-c", "import hw_sim.bench.harness, hw_sim.bench.sim_worker, hw_sim.bench.__main__")
     assert "hw_sim.bench.harness" in modules
     assert not [m for m in modules if m.split(".")[0] == "controller"]
+
+
+def test_the_cli_names_the_bench_phases_the_harness_runs() -> None:
+    """`tablectl bench --only` lists the phases without importing the harness (above): the two lists
+    are one list written twice, so they must stay the same, in the same order."""
+    from controller.cli import BENCH_PHASES
+    from hw_sim.bench.harness import PHASES
+
+    assert BENCH_PHASES == PHASES
