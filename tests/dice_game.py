@@ -75,12 +75,6 @@ class DiceHigh(Steps, RoundMachine):
         assert due.seat is not None
         return {"reaches": seat_for_total(sum(values), due.seat, range(1, self.seats + 1), "clockwise")}
 
-    def _light_seats(self) -> dict[str, list[int]]:
-        seats = super()._light_seats()
-        due = self._dice_due()
-        seats["turn"] = [] if due is None or due.seat is None else [due.seat]
-        return seats
-
     def _entered_result(self) -> None:
         assert self.thrown is not None
         total = sum(self.thrown)

@@ -451,13 +451,6 @@ class HotActionRound(Steps, PlayerDealer, ShoePlay, RoundMachine):
             return f"a card is due first: {self._due_text()}"
         return "no decision is due"
 
-    def _light_seats(self) -> dict[str, list[int]]:
-        seats = super()._light_seats()
-        due = self._dice_due()
-        if due is not None and due.seat is not None:
-            seats["turn"] = [due.seat]
-        return seats
-
     def _prompt_for_state(self) -> dict:
         """The bets prompt of a Banker's second consecutive hand says whether its bank must match its
         first (G6): by the first hand's results, which are all the controller knows of the chips."""

@@ -9,7 +9,8 @@ the rest the same way for every game: the prompt (``card`` with hand, seat, posi
 or ``decision`` with the seat and its choices), the ``card`` event (a face-down card without its
 code or value), a card arriving while a decision is due (``unexpected_card``, fault), the seat
 buttons (lit for the deciding seat only; another seat's press refused with the reason), the
-``turn`` light, and ``hands_complete`` when no step is left.
+``turn`` light (the deciding seat, or the seat that shakes the dice cup), and ``hands_complete``
+when no step is left.
 
 A step may also be a shake of the dice cup (:class:`DiceDue`): the ``dice`` prompt with the
 number of dice and the shaker's seat; the reading is taken only after a shake in this step and
@@ -219,9 +220,11 @@ class Steps(RoundMachine):
         return step if isinstance(step, DecisionDue) else None
 
     def _light_seats(self) -> dict[str, list[int]]:
+        """The ``turn`` light: the seat whose decision is due, or the seat that shakes the dice cup."""
         seats = super()._light_seats()
-        due = self._deciding()
-        seats["turn"] = [] if due is None else [due.seat]
+        step = self._next_step() if self.state == "dealing" else None
+        seat = step.seat if isinstance(step, (DecisionDue, DiceDue)) else None
+        seats["turn"] = [] if seat is None else [seat]
         return seats
 
     def _seat_buttons_lit(self) -> dict[str, list[int]]:
