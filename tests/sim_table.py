@@ -20,6 +20,7 @@ from controller.app import build_controller, mock_press
 from controller.cli import SIM_CONFIG_DIR, sim_config, sim_rig, sim_table_config
 from controller.config import load_config, parse_config
 from controller.pit_client import PitClient
+from controller.schemas import validate_event
 from hw_sim.rig import SimRig
 
 WAIT = 30.0
@@ -114,6 +115,18 @@ class SimTable:
 
     def results(self) -> int:
         return len(self.events("result"))
+
+    def received(self) -> tuple[list[tuple[str, dict]], list[dict]]:
+        """Everything the pit received so far, as (topic, payload), and the events among it: each
+        valid against the schemas of the table's game, their seqs 1, 2, 3 ... with none missing or
+        repeated. (Pause the dealer first for a picture that stays put.)"""
+        with self.cond:
+            messages = list(self.messages)
+        events = [m for t, m in messages if "/event/" in t]
+        for env in events:
+            validate_event(env, game=self.cfg.table.game)
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+        return messages, events
 
 
 def sim_config_file(tmp_path: Path, port: int, **replace: str) -> Path:
