@@ -77,6 +77,9 @@ class DiceDue:
 
 Step = CardDue | DecisionDue | PressDue | DiceDue
 
+_UNSET: Any = object()
+"""No step worked out yet in this snapshot."""
+
 NOTHING_LOST: frozenset[str] = frozenset({"stall"})
 """Dice-cup faults after which the reading still arrives (the cup keeps a report until it is
 read): no new shake is asked for."""
@@ -144,9 +147,29 @@ class Steps(RoundMachine):
         self._decide(seat, name)
         self._step_done()
 
+    _memo_open: bool = False
+    _memo: Any = None
+
+    def _step_now(self) -> Step | None:
+        """:meth:`_next_step`, worked out once per :meth:`snapshot`: the prompt, the buttons, the
+        lights and the seat buttons all ask for it, and a game may take tens of microseconds to
+        work it out from its layout (a blackjack hand's choices), on every event."""
+        if not self._memo_open:
+            return self._next_step()
+        if self._memo is _UNSET:
+            self._memo = self._next_step()
+        return self._memo
+
+    def snapshot(self) -> dict:
+        self._memo_open, self._memo = True, _UNSET  # a snapshot changes nothing: one step throughout
+        try:
+            return super().snapshot()
+        finally:
+            self._memo_open, self._memo = False, None
+
     def _buttons(self) -> list[str]:
         lit = super()._buttons()
-        step = self._next_step() if self.state == "dealing" else None
+        step = self._step_now() if self.state == "dealing" else None
         if isinstance(step, PressDue) and step.button not in lit:
             lit.append(step.button)
         return lit
@@ -178,7 +201,7 @@ class Steps(RoundMachine):
         return None
 
     def _dealing_prompt(self) -> dict:
-        step = self._next_step()
+        step = self._step_now()
         if isinstance(step, DecisionDue):
             text = f"Seat {step.seat}: {' or '.join(step.choices)}" + (f" ({step.why})" if step.why else "") + "."
             return {"expect": "decision", "seat": step.seat, "choices": list(step.choices), "text": text}
@@ -204,7 +227,7 @@ class Steps(RoundMachine):
         return prompt
 
     def _due_text(self) -> str:
-        step = self._next_step()
+        step = self._step_now()
         if isinstance(step, DecisionDue):
             return f"seat {step.seat} to {' or '.join(step.choices)}"
         if isinstance(step, PressDue):
@@ -216,13 +239,13 @@ class Steps(RoundMachine):
         return f"card -> {step.where}" + (f" ({step.why})" if step.why else "")
 
     def _deciding(self) -> DecisionDue | None:
-        step = self._next_step() if self.state == "dealing" else None
+        step = self._step_now() if self.state == "dealing" else None
         return step if isinstance(step, DecisionDue) else None
 
     def _light_seats(self) -> dict[str, list[int]]:
         """The ``turn`` light: the seat whose decision is due, or the seat that shakes the dice cup."""
         seats = super()._light_seats()
-        step = self._next_step() if self.state == "dealing" else None
+        step = self._step_now() if self.state == "dealing" else None
         seat = step.seat if isinstance(step, (DecisionDue, DiceDue)) else None
         seats["turn"] = [] if seat is None else [seat]
         return seats
