@@ -45,6 +45,32 @@ def wait_for_port(host: str, port: int, deadline_s: float = 10.0) -> None:
             time.sleep(0.05)
 
 
+def _closing_amqtt_broker() -> type:
+    """amqtt's Broker, closing every connection once it is done with it.
+
+    amqtt gives up on a connection that never sends CONNECT (``wait_for_port``'s probe, a port
+    check, a client that gives up) without closing it. Its asyncio transport and StreamWriter
+    are then cyclic garbage, and the garbage collector finalizes them on whichever thread it
+    runs (the demo's table, its devices, paho): the transport's ``__del__`` closes the socket,
+    freeing its descriptor number, the next client accepted may get that number, and then
+    the StreamWriter's ``__del__`` closes the transport, which unregisters that descriptor from
+    the broker's event loop: the new client got its CONNACK and the broker never read another
+    byte from it (``tablectl demo --broker embedded``: a subscriber that connected right after
+    the address was printed had no SUBACK). Closed here, on the broker's own loop, the
+    connection is over before anything can reuse its number."""
+    from amqtt.broker import Broker
+
+    class ClosingBroker(Broker):
+        async def stream_connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                                   listener_name: str) -> None:
+            try:
+                await super().stream_connected(reader, writer, listener_name)
+            finally:
+                writer.close()  # a no-op when amqtt closed it
+
+    return ClosingBroker
+
+
 @dataclass
 class LocalBroker:
     """A broker on 127.0.0.1 that this process owns and stops."""
@@ -86,7 +112,7 @@ class LocalBroker:
 
     def _start_embedded(self) -> None:
         try:
-            from amqtt.broker import Broker
+            Broker = _closing_amqtt_broker()
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise RuntimeError("no broker: install mosquitto, or pip install 'tablectl[embedded-broker]'") from exc
         cfg = {"listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},
