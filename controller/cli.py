@@ -8,7 +8,6 @@ the demo's broker (hw_sim.broker) or the benchmark (hw_sim.bench).
 from __future__ import annotations
 
 import argparse
-import itertools
 import logging
 import signal
 import sys
@@ -382,6 +381,8 @@ def _fault_spec(text: str) -> object:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from hw_sim.remote_buttons import RemoteButtons
+
     cfg = load_config(args.config)
     links = {}
     for name, dev in cfg.devices.items():
@@ -397,17 +398,22 @@ def cmd_sim(args: argparse.Namespace) -> int:
     rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
                   faults=list(args.fault)).start()
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
-    ids = itertools.count(1)
     pit: PitClient | None = None
 
-    def press(button: str, seat: int | None = None) -> None:
+    def publish(topic: str, payload: dict) -> None:
         assert pit is not None
-        payload = {"id": f"sim-{next(ids)}", "button": button} | ({"seat": seat} if seat is not None else {})
-        pit.publish(f"{base}/cmd/button", payload)
+        pit.publish(topic, payload)
 
-    dealer = rig.attach_dealer(press)
-    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt"],
-                    lambda topic, env: dealer.on_event(env), client_id=f"{cfg.table.id}-sim").start()
+    buttons = RemoteButtons(base, publish)
+    dealer = rig.attach_dealer(buttons.press)
+
+    def on_message(topic: str, message: dict) -> None:
+        buttons.on_message(topic, message)   # first: it must see a prompt before the dealer answers it
+        if topic.endswith("/event/prompt"):
+            dealer.on_event(message)
+
+    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt", f"{base}/status"],
+                    on_message, client_id=f"{cfg.table.id}-sim").start()
     print(f"tablectl sim: {', '.join(f'{n} at {u}' for n, u in rig.urls.items())}; "
           f"dealer follows {base}/event/prompt", flush=True)
     if args.fault:

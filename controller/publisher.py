@@ -233,10 +233,13 @@ class Publisher:
         self._send(self.topics.event(event.kind), event.payload, seq=event.seq)
 
     def reply(self, command: Command, *, ok: bool, request_id: Any = None,
-              data: Mapping[str, Any] | None = None, error: str | None = None) -> None:
+              data: Mapping[str, Any] | None = None, error: str | None = None, repeated: bool = False) -> None:
         """Answer a command on its reply topic, echoing its ``id`` (and the
-        MQTT v5 correlation data when it came with some)."""
+        MQTT v5 correlation data when it came with some). ``repeated``: the command came
+        again and this is its first answer again (controller.answered)."""
         body: dict[str, Any] = {"id": request_id, "command": command.name, "ok": ok}
+        if repeated:
+            body["repeated"] = True
         if ok:
             body["data"] = dict(data or {})
         else:

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
+from controller.answered import AnsweredCommands
 from controller.commands import CommandError, Request, parse
 from controller.config import Config, ConfigError
 from controller.dice_stats import DiceStats
@@ -64,6 +65,7 @@ from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal, Pending
 from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
+from controller.schemas import show
 from controller.secrecy import LineErrorGate
 from drivers.dice_report import DEFAULT_DICE
 from drivers.events import (
@@ -247,6 +249,7 @@ class Table:
             self._game_commands = {}
         self._pending: list[Pending] = []
         self._replies: list[tuple[Command, dict[str, Any]]] = []
+        self._answered = AnsweredCommands()  # a command that comes twice is carried out once
         self._lights: dict[str, Any] | None = None
         self._light_problems: set[str] = set()
         self._online = False
@@ -557,15 +560,23 @@ class Table:
             if bad:
                 self._answer(command, request.id, error=f"bad button command: {bad}")
                 return
+        again = self._answered.get(request)
+        if again is not None:  # delivered twice, or sent again: answered, not carried out twice
+            log.info("command %s id %s came again: answered as the first time, not carried out again",
+                     request.name, show(request.id, 40))
+            self._replies.append((command, again | {"repeated": True}))
+            return
         try:
             data = self._run_request(request)
         except Refused as exc:
-            self._answer(command, request.id, error=f"refused: {exc}")
+            answer = self._answer(command, request.id, error=f"refused: {exc}")
         except Exception:
             log.exception("command %s failed", request.name)
-            self._answer(command, request.id, error="internal error: the command failed; see the controller's log")
+            answer = self._answer(command, request.id,
+                                  error="internal error: the command failed; see the controller's log")
         else:
-            self._answer(command, request.id, data=data)
+            answer = self._answer(command, request.id, data=data)
+        self._answered.put(request, answer)
 
     def _bad_button(self, args: Mapping[str, Any]) -> str | None:
         """A ``cmd/button`` naming a button the game does not have is a malformed command
@@ -624,10 +635,12 @@ class Table:
         return {"cup": cup, "discarded": discarded}
 
     def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,
-                error: str | None = None) -> None:
+                error: str | None = None) -> dict[str, Any]:
         ok = error is None
         self._emit("command", {"name": command.name[:64], "id": request_id, "ok": ok, "error": error})
-        self._replies.append((command, {"ok": ok, "request_id": request_id, "data": data, "error": error}))
+        answer = {"ok": ok, "request_id": request_id, "data": data, "error": error}
+        self._replies.append((command, answer))
+        return answer
 
     # -- MQTT sessions -----------------------------------------------------------
 

@@ -194,6 +194,35 @@ def test_an_unknown_button_over_cmd_button_is_a_malformed_command(high_card, pin
         gpio.close()
 
 
+def test_a_command_that_comes_twice_is_answered_twice_and_carried_out_once(high_card, pins, tmp_path) -> None:
+    """A QoS 1 redelivery, or a sender that heard nothing and sent again: ``deal`` carried out twice
+    would end the betting of the next round too. The same id and arguments get the first answer
+    again (``repeated``), and no second ``button`` or ``command`` event; a new id is a new press."""
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
+    try:
+        inbox.put(Command("open", b'{"id": "o"}', "r"))
+        pub.wait("reply")
+        inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
+        inbox.put(ShuffleComplete("shuffler", SPEC.size))
+        pub.wait("round_start")
+        inbox.put(Command("button", b'{"id": "sim-1", "button": "deal"}', "r"))
+        first = pub.wait("reply")
+        assert first["ok"] and first["data"]["accepted"] is True and "repeated" not in first
+        assert first["data"]["state"] != "bets"
+        inbox.put(Command("button", b'{"id": "sim-1", "button": "deal"}', "r"))
+        again = pub.wait("reply")
+        assert again == first | {"repeated": True}
+        inbox.put(Command("button", b'{"id": "sim-2", "button": "deal"}', "r"))   # a new press: carried out
+        other = pub.wait("reply")
+        assert other["data"]["accepted"] is False and "repeated" not in other
+        presses = [e["data"]["accepted"] for e in pub.events if e["kind"] == "button"]
+        assert presses == [True, False]
+        assert [e["data"]["id"] for e in pub.events if e["kind"] == "command"] == ["o", "sim-1", "sim-2"]
+    finally:
+        table.stop()
+        gpio.close()
+
+
 # --- two controllers, one table (issue 13, defect 5) ------------------------------------------------------
 
 def _status(journal: str, started: float, *, online: bool = True, birth: int = 7) -> dict:
