@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.config import Config
+from controller.inbox import Inbox
 from controller.instance_lock import InstanceLock
 from controller.journal import Journal
 from controller.journal_check import lock_fault, prepare_directory
@@ -49,7 +50,7 @@ def use_pin_factory(name: str) -> None:
 
 def build_controller(cfg: Config, *, on_ready: Callable[[], None] | None = None,
                      on_tick: Callable[[Health], None] | None = None, tick: float = 10.0) -> Controller:
-    inbox: queue.Queue = queue.Queue()
+    inbox = Inbox()
     prepare_directory(cfg.journal.path)  # JournalError: a journal path no table can write
     try:
         lock = InstanceLock(cfg.journal.path, cfg.table.id).acquire()  # TableLocked: another controller has it

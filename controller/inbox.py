@@ -1,15 +1,67 @@
-"""What the table's inbox carries besides device events.
+"""The table's inbox, and what it carries besides device events.
 
 The table thread is the only owner of state (DESIGN.md, "How an event
-travels"), so every other thread talks to it by putting one of these on its
-``queue.Queue``: the MQTT network thread (commands, acknowledgements,
-connection changes) and whoever stops the table. Device events come from
+travels"), so every other thread talks to it by putting an item on its
+:class:`Inbox`: the device readers, the GPIO callbacks, whoever stops the
+table; the MQTT client's callbacks (commands, acknowledgements, connection
+changes) run on the table thread itself and queue theirs the same way, so
+that they are handled in order with the rest. Device events come from
 :mod:`drivers.events`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import queue
 from dataclasses import dataclass
+from typing import Any
+
+
+class Inbox(queue.Queue):
+    """A ``queue.Queue`` whose arrivals can be waited for with ``selectors``, beside sockets.
+
+    The table thread waits on the MQTT socket and on this at once (controller.reactor), so an
+    item must wake it as a readable descriptor does. A ``put`` writes one byte to a pipe when
+    none is waiting to be read (one wake-up however many items arrive before the thread looks);
+    :meth:`woken` takes it back before the items are drained, so an item put meanwhile writes
+    again and is never missed. ``queue.Queue`` keeps its locking; only ``_put``, which it calls
+    under its mutex, is extended."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._read_fd, self._write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._signalled = False
+
+    def _put(self, item: Any) -> None:
+        self.queue.append(item)
+        if not self._signalled:
+            self._signalled = True
+            os.write(self._write_fd, b"\0")
+
+    def wake(self) -> None:
+        """Wake the table thread with no item (the MQTT connector thread has a socket for it)."""
+        with self.mutex:
+            if not self._signalled:
+                self._signalled = True
+                os.write(self._write_fd, b"\0")
+
+    def fileno(self) -> int:
+        """Readable while an item may be waiting."""
+        return self._read_fd
+
+    def woken(self) -> None:
+        """The wake-up was seen: take it back (then drain the queue)."""
+        with self.mutex:
+            self._signalled = False
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._read_fd, 64)
+
+    def __del__(self) -> None:
+        # Only when nobody holds the inbox any more, so no put can write to a number reused since.
+        for fd in (self._read_fd, self._write_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)

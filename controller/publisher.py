@@ -1,9 +1,19 @@
 """The MQTT side of a table: birth and will, retained state, events, commands.
 
-paho-mqtt 2.x runs its network loop on its own thread (``loop_start``).
-Its callbacks never block and never touch SQLite: each one only puts a
-small item on the table's inbox (:mod:`controller.inbox`). Everything else
-is called from the table thread, which owns the journal:
+The table thread owns the MQTT socket too (issue 11; Klipper's reactor is
+the model): paho runs through its external-loop API, driven by
+:mod:`controller.reactor`, which waits on the socket and the inbox at once.
+So ``publish()`` writes the socket at once, on the table thread, instead of
+waking a network thread that would wait for the GIL until the table thread
+had finished the rest of its item. paho's callbacks run on the table thread
+inside ``loop_read``; they never block and only put a small item on the
+inbox (:mod:`controller.inbox`), handled in order with the rest. Opening a
+connection (DNS, TCP, the TLS handshake) can block for seconds when the
+broker's host is away, so that alone happens on a short-lived connector
+thread, which touches only the new socket; the table thread hands it to
+paho (``reconnect()``) and sends CONNECT. Reconnects back off from 1 s to
+``mqtt.reconnect_max_delay``, as paho's own loop did. Everything else is
+called from the table thread, which owns the journal:
 
 - on every (re)connect the table thread publishes the retained birth on
   ``<prefix>/<table>/status``, the retained state, and every undelivered
@@ -38,9 +48,10 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import re
-import sys
+import selectors
+import ssl
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -53,7 +64,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from controller.config import MqttSection
-from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus
+from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Inbox
 from controller.journal import Event
 from controller.mqtt_socket import tcp_no_delay
 from controller.mqtt_tls import tls_context
@@ -118,10 +129,28 @@ def _json(obj: Mapping[str, Any]) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+class _Client(mqtt.Client):
+    """paho's client, given a socket a connector thread opened (:meth:`open_socket`) instead of
+    opening one itself inside ``reconnect()`` on the table thread."""
+
+    opened: Any = None
+
+    def open_socket(self) -> Any:
+        """DNS, TCP connect and the TLS handshake, as paho does them: blocking, so any thread but
+        the table's. Reads only the client's settings."""
+        return mqtt.Client._create_socket(self)
+
+    def _create_socket(self) -> Any:
+        sock, self.opened = self.opened, None
+        if sock is None:
+            raise OSError("no socket was opened for this connect")
+        return sock
+
+
 class Publisher:
     """One table's MQTT client. Construct, then :meth:`start` with the birth number."""
 
-    def __init__(self, settings: MqttSection, table: str, inbox: queue.Queue, *, game: str,
+    def __init__(self, settings: MqttSection, table: str, inbox: Inbox, *, game: str,
                  software: str | None = None) -> None:
         self.settings = settings
         self.table = table
@@ -138,7 +167,7 @@ class Publisher:
         self._in_flight: dict[int, int | None] = {}  # paho mid -> event seq (None: not an event)
         self._subscribe_mid: int | None = None  # the command subscription of the current session
         self._started = False
-        self._client = mqtt.Client(
+        self._client = _Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=table,
             protocol=mqtt.MQTTv5 if self._v5 else mqtt.MQTTv311,
@@ -149,15 +178,20 @@ class Publisher:
         self._client.on_message = self._on_message
         self._client.on_subscribe = self._on_subscribe
         self._client.on_socket_open = tcp_no_delay  # no Nagle wait on the event path (controller.mqtt_socket)
-        self._client.on_connect_fail = self._on_connect_fail
         self._unreachable: str | None = None  # the last reason the broker could not be reached, logged once
         self._session_up = False  # a CONNACK came since the last disconnect
         if settings.tls:
             self._client.tls_set_context(tls_context(settings.tls_ca_file, settings.tls_cert_file,
                                                      settings.tls_key_file))
-        # paho doubles the delay from min to max (it takes floats, though typed int).
-        self._client.reconnect_delay_set(min_delay=min(1.0, settings.reconnect_max_delay),
-                                         max_delay=settings.reconnect_max_delay)
+        # Reconnects: the delay doubles from min to max, as paho's own loop does it.
+        self._min_delay = min(1.0, settings.reconnect_max_delay)
+        self._delay = self._min_delay
+        self._retry_at: float | None = None     # when to open a connection next (monotonic), None: not due
+        self._connecting = False                 # a connector thread is opening one
+        self._opened: tuple[Any, str | None] | None = None   # what the connector thread got: (socket, error)
+        self._misc_at = 0.0                      # when paho's keepalive check is next due
+        self._misc_every = max(0.5, settings.keepalive / 4)
+        self._stopping = False
 
     # -- lifecycle (any thread, once) ----------------------------------------
 
@@ -174,33 +208,136 @@ class Publisher:
         log.info("MQTT: connecting to %s:%d as %s, client id %s, birth %d", self.settings.host,
                  self.settings.port, self.settings.username or "(anonymous)", self.table, birth)
         self._client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
-        self._client.loop_start()
         self._started = True
+        self._retry_at = time.monotonic()   # at once: the table thread's next tend() opens it
+        self._inbox.wake()
 
     def stop(self, timeout: float = 5.0, reason: str = "shutdown", say_offline: bool = True) -> None:
-        """Clean shutdown: status offline (same birth number), then disconnect.
+        """Clean shutdown (table thread): status offline (same birth number), then disconnect.
 
         A normal DISCONNECT suppresses the will, so the offline status is
         published explicitly and awaited (briefly: this is shutdown, not the
-        event path). ``say_offline=False`` leaves the retained status alone (it is
-        another controller's)."""
+        event path), serving the socket here since nobody else will. ``say_offline=False``
+        leaves the retained status alone (it is another controller's)."""
         if not self._started:
             return
-        if not say_offline:
-            self._client.disconnect()
-            self._client.loop_stop()
-            self._started = False
-            return
-        info = self._client.publish(self.topics.status, self._status(online=False, reason=reason),
-                                    qos=1, retain=True)
-        if self._client.is_connected():
-            try:
-                info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError) as exc:
-                log.warning("MQTT: offline status not confirmed: %s", exc)
-        self._client.disconnect()
-        self._client.loop_stop()
+        self._stopping = True
+        if say_offline and self._client.is_connected():
+            info = self._client.publish(self.topics.status, self._status(online=False, reason=reason),
+                                        qos=1, retain=True)
+            if not self._serve_until(info.is_published, timeout):
+                log.warning("MQTT: offline status not confirmed within %g s", timeout)
+        if self._client.socket() is not None:
+            self._client.disconnect()   # written at once; paho closes the socket after the DISCONNECT
         self._started = False
+
+    # -- the socket, served by the table thread (controller.reactor) ----------
+
+    def socket(self) -> Any:
+        """The connected socket to wait on, or None."""
+        return self._client.socket() if self._started else None
+
+    def want_write(self) -> bool:
+        """Bytes paho could not write yet (the socket's buffer was full)."""
+        return self._client.want_write()
+
+    def readable(self) -> None:
+        self._client.loop_read()
+        sock = self._client.socket()
+        while isinstance(sock, ssl.SSLSocket) and sock.pending():   # TLS: decrypted bytes select cannot see
+            self._client.loop_read()
+            sock = self._client.socket()
+
+    def writable(self) -> None:
+        self._client.loop_write()
+
+    def due(self) -> float | None:
+        """When :meth:`tend` must run next (monotonic), or None: only when something happens."""
+        if not self._started:
+            return None
+        if self._client.socket() is not None:
+            return self._misc_at
+        return None if self._connecting else self._retry_at
+
+    def tend(self) -> None:
+        """After each wait: hand a newly opened socket to paho, keep the session alive (PINGREQ,
+        a dead broker noticed), open a connection when a retry is due, write what is waiting."""
+        if not self._started:
+            return
+        if self._opened is not None:
+            opened, self._opened = self._opened, None
+            self._adopt(*opened)
+        now = time.monotonic()
+        if self._client.socket() is not None:
+            if now >= self._misc_at:
+                self._misc_at = now + self._misc_every
+                self._client.loop_misc()
+            if self._client.socket() is not None and self._client.want_write():
+                self._client.loop_write()
+        elif not self._connecting and self._retry_at is not None and now >= self._retry_at:
+            self._open()
+
+    def _open(self) -> None:
+        self._connecting, self._retry_at = True, None
+        threading.Thread(target=self._connector, name=f"mqtt-connect-{self.table}", daemon=True).start()
+
+    def _connector(self) -> None:
+        """The connector thread: only the new socket is touched here."""
+        try:
+            result: tuple[Any, str | None] = (self._client.open_socket(), None)
+        except Exception as exc:  # OSError, ssl.SSLError, a certificate that does not verify ...
+            result = (None, f"{type(exc).__name__}: {exc}")
+        self._opened = result
+        self._inbox.wake()
+
+    def _adopt(self, sock: Any, error: str | None) -> None:
+        self._connecting = False
+        if self._stopping:
+            if sock is not None:
+                sock.close()
+            return
+        if sock is None:
+            self._cannot_connect(error or "unknown reason")
+            self._retry_later()
+            return
+        self._client.opened = sock
+        try:
+            rc = self._client.reconnect()   # takes the socket, sends CONNECT
+        except (OSError, ValueError) as exc:
+            self._cannot_connect(f"{type(exc).__name__}: {exc}")
+            self._retry_later()
+            return
+        if rc != mqtt.MQTT_ERR_SUCCESS and self._client.socket() is None:
+            if self._retry_at is None:   # else paho's on_disconnect has already said why, and retries
+                self._cannot_connect(mqtt.error_string(rc))
+                self._retry_later()
+            return
+        self._misc_at = time.monotonic() + self._misc_every
+
+    def _retry_later(self) -> None:
+        if self._stopping:
+            return
+        self._retry_at = time.monotonic() + self._delay
+        self._delay = min(self._delay * 2, float(self.settings.reconnect_max_delay))
+
+    def _serve_until(self, done: Any, timeout: float) -> bool:
+        """Read and write the socket until ``done()`` or ``timeout``: for shutdown only."""
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            while not done():
+                sock, left = self._client.socket(), deadline - time.monotonic()
+                if sock is None or left <= 0:
+                    return done()
+                events = selectors.EVENT_READ | (selectors.EVENT_WRITE if self._client.want_write() else 0)
+                selector.register(sock, events)
+                ready = selector.select(left)
+                selector.unregister(sock)
+                for _, mask in ready:
+                    if mask & selectors.EVENT_READ:
+                        self.readable()
+                    if mask & selectors.EVENT_WRITE and self._client.socket() is not None:
+                        self.writable()
+        return True
 
     # -- publishing (table thread only) ----------------------------------------
 
@@ -273,13 +410,11 @@ class Publisher:
 
     @property
     def alive(self) -> bool:
-        """Started and paho's network thread still running: connected, or
-        reconnecting on its own. Not whether the broker is reachable: an
-        outage is store and forward, not a reason for the watchdog to restart
-        the table. (paho has no public accessor; ``_thread`` is None once the
-        loop has ended, by ``loop_stop()`` or by an exception.)"""
-        thread = getattr(self._client, "_thread", None)
-        return self._started and thread is not None and thread.is_alive()
+        """Started and not stopped: connected, or reconnecting. Not whether the broker is
+        reachable: an outage is store and forward, not a reason for the watchdog to restart the
+        table. The socket is served by the table thread, whose own liveness the watchdog sees
+        (its pings come from that thread)."""
+        return self._started
 
     # -- internals -------------------------------------------------------------
 
@@ -318,6 +453,7 @@ class Publisher:
                  " with TLS" if self.settings.tls else "")
         self._unreachable = None
         self._session_up = True
+        self._delay = self._min_delay
         # The table's own status first: its retained copy comes right after this SUBACK and before
         # the next one (the broker answers a client's packets in order), so by the commands' SUBACK
         # the status as it was before this session is known (Connected.prior).
@@ -338,15 +474,6 @@ class Publisher:
         self._prior_open = False
         self._inbox.put(Connected(self._prior))
 
-    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        """paho could not open the connection (refused, unreachable, a TLS
-        certificate that does not verify). paho calls this inside its ``except
-        OSError`` and passes no exception, so it is read from ``sys.exc_info()``.
-        Logged as a warning when the reason changes, so a broker away for an hour
-        is one line, not one per retry; the table deals on meanwhile."""
-        exc = sys.exc_info()[1]
-        self._cannot_connect(f"{type(exc).__name__}: {exc}" if exc is not None else "unknown reason")
-
     def _cannot_connect(self, reason: str) -> None:
         (log.warning if reason != self._unreachable else log.debug)(
             "MQTT: cannot connect to %s:%d%s: %s; retrying", self.settings.host, self.settings.port,
@@ -363,6 +490,7 @@ class Publisher:
         else:  # our own clean disconnect is reason 0; anything else is worth a warning
             (log.warning if reason_code.is_failure else log.info)("MQTT: disconnected: %s", reason_code)
         self._session_up = False
+        self._retry_later()
         self._inbox.put(Disconnected(str(reason_code)))
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,

@@ -60,11 +60,12 @@ from controller.answered import AnsweredCommands
 from controller.commands import CommandError, Request, parse
 from controller.config import Config, ConfigError
 from controller.dice_stats import DiceStats
-from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Stop
+from controller.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Inbox, Stop
 from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal, Pending
 from controller.journal_check import JournalError, fault_of
 from controller.publisher import Publisher
+from controller.reactor import Reactor
 from controller.schemas import show
 from controller.secrecy import LineErrorGate
 from drivers.dice_report import DEFAULT_DICE
@@ -223,7 +224,7 @@ class Table:
     the thread wakes only when an item arrives.
     """
 
-    def __init__(self, config: Config, *, inbox: queue.Queue, journal: Journal, publisher: Publisher,
+    def __init__(self, config: Config, *, inbox: Inbox, journal: Journal, publisher: Publisher,
                  drivers: Mapping[str, Any] | None = None, gpio: Lights | None = None,
                  machine_factory: MachineFactory = build_machine,
                  on_ready: Callable[[], None] | None = None,
@@ -232,6 +233,7 @@ class Table:
         self.inbox = inbox
         self.journal = journal
         self.publisher = publisher
+        self.reactor = Reactor(inbox, publisher)   # one thread: the inbox and the MQTT socket
         self.drivers = dict(drivers or {})
         self.gpio = gpio
         self.machine_factory = machine_factory
@@ -363,25 +365,21 @@ class Table:
         next_tick = time.monotonic() + self.tick
         while True:
             due = [t for t in (next_tick if self.on_tick is not None else None, self._marks_due) if t is not None]
-            timeout = max(0.0, min(due) - time.monotonic()) if due else None
-            try:
-                first = self.inbox.get(timeout=timeout)
-            except queue.Empty:
-                first = None
+            self.reactor.wait(min(due) if due else None)   # the inbox, the MQTT socket served meanwhile
             if self._marks_due is not None and time.monotonic() >= self._marks_due:
                 self.journal.flush_marks()  # no event came to carry them
                 self._marks_due = None
             if self.on_tick is not None and time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + self.tick
                 self.on_tick(self.health())
-            if first is None:
-                continue
-            batch = [first]
-            while len(batch) < 256:  # whatever else is already queued: acks go in one transaction
+            batch = []
+            while len(batch) < 256:  # whatever is queued: acks go in one transaction
                 try:
                     batch.append(self.inbox.get_nowait())
                 except queue.Empty:
                     break
+            if not batch:
+                continue
             acks = [item for item in batch if isinstance(item, Acked)]
             if acks:
                 seqs = self.publisher.delivered(acks)
@@ -430,7 +428,7 @@ class Table:
                         "the pit decides whether to void the round")
 
     def _flush(self) -> None:
-        """Journal what the item produced, then lights, then publish (DESIGN.md, step 6).
+        """Journal what the item produced, publish it, then the lights (DESIGN.md, step 6).
 
         A journal failure propagates and ends the loop: an event that cannot
         be journaled must not be published."""
@@ -458,16 +456,9 @@ class Table:
         elif dice is not None:
             self.journal.set_meta(dice=dice)  # a throw counted that made no event (no dice were due)
         self._dice_owed = self._dice_owed or dice is not None
-        if changed:
-            self._lights = lights
-            missing = self._show(lights)
-            if missing:  # a light the config lacks: say so once, journaled like any event
-                self._alarm("light_missing", "warning", "; ".join(missing),
-                            "add the light to [gpio] in the table's config")
-                events += self.journal.append_many(self._pending)
-                self._pending.clear()
-        self._tell(events)
         if self._online:
+            # First what the pit needs: the events go to the socket now (paho writes on this
+            # thread, controller.reactor); the lights, the local listeners and the state after.
             if not self._draining and events and self.publisher.in_flight_count() + len(events) > LIVE_WINDOW:
                 # The broker has stopped acknowledging (a stall): paho would run out of its 65,535
                 # message ids and lose track of publishes. New events wait in the journal like any
@@ -483,6 +474,14 @@ class Table:
                     self.publisher.publish_event(event)
                 if self._replays:
                     self._pump()
+        if changed:
+            self._lights = lights
+            missing = self._show(lights)
+            if missing:  # a light the config lacks: say so once (journaled and published just below)
+                self._alarm("light_missing", "warning", "; ".join(missing),
+                            "add the light to [gpio] in the table's config")
+        self._tell(events)
+        if self._online:
             if events and snapshot is not None:
                 self._state_owed = self._state(snapshot)
                 self._pay_state()
@@ -876,9 +875,10 @@ class Table:
             if remaining <= 0:
                 break
             try:
-                item = self.inbox.get(timeout=remaining)
+                item = self.inbox.get_nowait()
             except queue.Empty:
-                break
+                self.reactor.wait(deadline)   # PUBACKs are read here now
+                continue
             if isinstance(item, Acked):
                 self.journal.mark_delivered(self.publisher.delivered([item]))
             elif isinstance(item, Disconnected):

@@ -6,7 +6,6 @@ them; the game is Dice High (tests/dice_game.py)."""
 from __future__ import annotations
 
 import json
-import queue
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from dice_game import GAME
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
 from controller.config import parse_config
+from controller.inbox import Inbox
 from controller.journal import Journal
 from controller.publisher import Publisher
 from controller.schemas import validate, validate_event
@@ -61,7 +61,7 @@ def dice_high() -> Iterator[None]:
 class Harness:
     def __init__(self, port: int, journal: Path, pit: Subscriber) -> None:
         config = parse_config(CONFIG.format(port=port, journal=journal), "dh.toml")
-        self.inbox: queue.Queue = queue.Queue()
+        self.inbox = Inbox()
         self.pit = pit
         self.table = Table(config, inbox=self.inbox, journal=Journal(config.journal.path, TABLE),
                            publisher=Publisher(config.mqtt, TABLE, self.inbox, game="dice_high"))

@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from mqtt_support import WAIT, RunningBroker, running_broker
 from paho.mqtt.enums import CallbackAPIVersion
+from reactor_support import served, take
 
 from controller.config import ConfigError, MqttSection, parse_config
-from controller.inbox import Connected
+from controller.inbox import Connected, Inbox
 from controller.mqtt_tls import tls_context
 from controller.publisher import Publisher
 from hw_sim.broker import free_port, wait_for_port
@@ -99,24 +99,23 @@ def _tls_subscriber(pki: Pki, port: int, topic: str) -> tuple[mqtt.Client, queue
     return client, got
 
 
-def _publisher(port: int, host: str = "127.0.0.1", **tls: str) -> tuple[Publisher, queue.Queue]:
-    inbox: queue.Queue = queue.Queue()
+def _publisher(port: int, host: str = "127.0.0.1", **tls: str) -> tuple[Publisher, Inbox]:
+    inbox = Inbox()
     settings = MqttSection(host=host, port=port, tls=True, reconnect_max_delay=0.2, **tls)
     publisher = Publisher(settings, "bac-01", inbox, game="baccarat")
+    served(publisher, inbox)
     publisher.start(birth=1)
     return publisher, inbox
 
 
-def _connected(inbox: queue.Queue, timeout: float = WAIT) -> bool:
-    """Whether the publisher's session came up (``Connected``) within ``timeout``."""
-    end = time.monotonic() + timeout
+def _connected(inbox: Inbox, timeout: float = WAIT) -> bool:
+    """Whether the publisher's session came up (``Connected``) within ``timeout``, the socket
+    served meanwhile (this test plays the table thread)."""
     try:
-        while (left := end - time.monotonic()) > 0:
-            if isinstance(inbox.get(timeout=left), Connected):
-                return True
+        take(inbox, Connected, timeout)
     except queue.Empty:
-        pass
-    return False
+        return False
+    return True
 
 
 @pytest.mark.parametrize("strict", [False, True], ids=["server-auth", "client-certificate"])

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
+import reactor_support
 from mqtt_support import WAIT, RunningBroker, Subscriber
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from reactor_support import served
 
 from controller.config import MqttSection
-from controller.inbox import Acked, Command, Connected, Disconnected
+from controller.inbox import Acked, Command, Connected, Disconnected, Inbox
 from controller.journal import Journal
 from controller.publisher import Publisher
 from controller.schemas import validate, validate_event
@@ -28,12 +30,9 @@ from controller.schemas import validate, validate_event
 TABLE = "pub-01"
 
 
-def take(inbox: queue.Queue, kind: type, timeout: float = WAIT) -> object:
-    """The next inbox item of ``kind`` (others are dropped: this test plays the table)."""
-    while True:
-        item = inbox.get(timeout=timeout)
-        if isinstance(item, kind):
-            return item
+def take(inbox: Inbox, kind: type, timeout: float = WAIT) -> object:
+    """The next inbox item of ``kind``, the socket served meanwhile (this test plays the table)."""
+    return reactor_support.take(inbox, kind, timeout)
 
 
 def announce(publisher: Publisher, subscriber: Callable[..., Subscriber]) -> None:
@@ -51,12 +50,13 @@ def settings(broker: RunningBroker) -> MqttSection:
 
 
 @pytest.fixture
-def make_publisher(settings: MqttSection) -> Iterator[Callable[..., tuple[Publisher, queue.Queue]]]:
+def make_publisher(settings: MqttSection) -> Iterator[Callable[..., tuple[Publisher, Inbox]]]:
     made: list[Publisher] = []
 
-    def make(birth: int = 1, **changes: object) -> tuple[Publisher, queue.Queue]:
-        inbox: queue.Queue = queue.Queue()
+    def make(birth: int = 1, **changes: object) -> tuple[Publisher, Inbox]:
+        inbox = Inbox()
         publisher = Publisher(replace(settings, **changes), TABLE, inbox, game="baccarat", software="9.9")
+        served(publisher, inbox)
         publisher.start(birth)
         made.append(publisher)
         take(inbox, Connected)

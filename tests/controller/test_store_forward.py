@@ -8,7 +8,6 @@ dealer's display shows) and the journal file; once it is back, the pit.
 
 from __future__ import annotations
 
-import queue
 import sqlite3
 import threading
 import time
@@ -19,6 +18,7 @@ import pytest
 from mqtt_support import WAIT, RunningBroker, Subscriber
 
 from controller.config import ConfigError, parse_config
+from controller.inbox import Inbox
 from controller.journal import Event, Journal
 from controller.publisher import Publisher
 from controller.table import HOLD_REASON, Table
@@ -64,7 +64,7 @@ class Local:
     def __init__(self, broker: RunningBroker, path: Path, journal_extra: str = "") -> None:
         self.config = parse_config(CONFIG.format(port=broker.port, journal=path, journal_extra=journal_extra),
                                    "sf.toml")
-        self.inbox: queue.Queue = queue.Queue()
+        self.inbox = Inbox()
         self.journal_path = path
         self.table = Table(self.config, inbox=self.inbox, journal=Journal(path, TABLE),
                            publisher=Publisher(self.config.mqtt, TABLE, self.inbox, game="baccarat"))

@@ -26,7 +26,7 @@ from gpiozero.pins.mock import MockFactory
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
 from controller.config import Config, ConfigError, parse_config
-from controller.inbox import Command
+from controller.inbox import Command, Inbox
 from controller.journal import Journal
 from controller.publisher import Publisher
 from controller.schemas import validate, validate_event
@@ -151,7 +151,7 @@ def make_table(broker: RunningBroker, subscriber: Callable[..., Subscriber],
         config = parse_config(CONFIG.format(autostart=str(autostart).lower(), port=broker.port, journal=path,
                                             remote=str(remote).lower()), "test.toml")
         pit = subscriber(f"{TOPIC}/#")
-        inbox: queue.Queue = queue.Queue()
+        inbox = Inbox()
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
@@ -535,6 +535,35 @@ def mock_pins() -> Iterator[MockFactory]:
     finally:
         Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+def test_each_event_is_on_the_socket_before_the_lights_change(make_table) -> None:
+    """Issue 11: the table thread writes the MQTT socket itself, so when it sets the lights every
+    event journaled so far has been handed to paho and written (nothing left for a network
+    thread); there is no paho network thread."""
+    harness: list[Harness] = []
+    checked: list[tuple[int, int, bool]] = []
+
+    class Watching(RecordingGpio):
+        def show(self, lights: dict[str, Any]) -> list[str]:
+            if harness:
+                table = harness[0].table
+                sent = max(table.publisher.in_flight() | {0})
+                checked.append((table.journal.next_seq - 1, sent, table.publisher.want_write()))
+            return super().show(lights)
+
+    h = make_table(gpio=Watching)
+    harness.append(h)
+    assert f"paho-mqtt-client-{TABLE}" not in [t.name for t in threading.enumerate()]
+    load_shoe(h)
+    deal(h, "2H 3D 4S 5C")
+    h.event("result")
+    assert len(checked) >= 3
+    for journaled, sent, unwritten in checked:
+        # The newest journaled event (this item's lights event, journaled with the rest) is in
+        # flight: published, its PUBACK not read yet (the same thread reads it, later), and paho
+        # holds no byte unwritten.
+        assert (sent, unwritten) == (journaled, False), (journaled, sent, unwritten)
 
 
 def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory) -> None:

@@ -22,7 +22,7 @@ from gpiozero.pins.mock import MockFactory
 from neutral_game import GAME, SPEC
 
 from controller.config import parse_raw
-from controller.inbox import Command, Connected, ForeignStatus
+from controller.inbox import Command, Connected, ForeignStatus, Inbox
 from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal
 from controller.table import Table
@@ -78,6 +78,21 @@ class FakePublisher:
     def delivered(self, acks: Any) -> list[int]:
         return []
 
+    # The reactor's side (controller.reactor): no socket, nothing ever due.
+    def socket(self) -> None:
+        return None
+
+    def want_write(self) -> bool:
+        return False
+
+    def readable(self) -> None: ...
+    def writable(self) -> None: ...
+
+    def due(self) -> None:
+        return None
+
+    def tend(self) -> None: ...
+
     def in_flight(self) -> set[int]:
         return set()
 
@@ -121,7 +136,7 @@ def config(tmp_path: Path):
 
 
 def start(tmp_path: Path, cfg, prior: dict | None = None) -> tuple[Table, FakePublisher, queue.Queue, TableGpio]:
-    inbox: queue.Queue = queue.Queue()
+    inbox = Inbox()
     publisher = FakePublisher(inbox, prior)
     gpio = TableGpio(inbox, buttons=cfg.gpio.buttons, button_leds={}, seat_lights=cfg.gpio.seat_lights,
                      seat_buttons=cfg.gpio.seat_buttons, bounce_time=None)
