@@ -59,6 +59,11 @@ def test_throughput_figures_and_ratios(result: dict) -> None:
     assert _number(thr["bare"]["events_per_s"]) and thr["bare"]["events"] > 0
     assert _number(thr["ratios"]["events_per_s_to_bare"])
     assert _number(thr["ratios"]["controller_cpu_to_bare"])
+    # Issue 11: the controller's CPU per event against the bare pipeline's, and its goal.
+    assert _number(ctl["cpu_ms_per_event"]) and _number(thr["bare"]["cpu_ms_per_event"])
+    assert thr["ratios"]["controller_cpu_per_event_to_bare"] == pytest.approx(
+        ctl["cpu_ms_per_event"] / thr["bare"]["cpu_ms_per_event"], rel=0.02, abs=0.01)
+    assert thr["goals"]["controller_cpu_per_event"] in (True, False)
     if thr["journal_tmpfs"] is not None:
         assert _number(thr["ratios"]["rounds_per_s_disk_to_tmpfs"])
     par = thr["parallel"]

@@ -443,12 +443,15 @@ class Bench:
             "journal_tmpfs": tmpfs,
             "parallel": parallel,
             "bare": {"events": len(cards), "events_per_s": _r(bare_eps), "cpu_s_reader": _r(bare["cpu_s"], 3),
-                     "cpu_s_per_1000_rounds_of_events": _r(bare_cpu_1000, 3)},
+                     "cpu_s_per_1000_rounds_of_events": _r(bare_cpu_1000, 3),
+                     "cpu_ms_per_event": _r(bare_cpu_per_event * 1000, 4)},
             "ratios": {"events_per_s_to_bare": ratio(disk["events_per_s"], bare_eps, 3),
                        "controller_cpu_to_bare": ratio(disk["cpu_s_per_1000_rounds"]["controller"], bare_cpu_1000),
+                       "controller_cpu_per_event_to_bare": ratio(disk["cpu_ms_per_event"], bare_cpu_per_event * 1000),
                        "rounds_per_s_disk_to_tmpfs": ratio(disk["rounds_per_s"], tmpfs and tmpfs["rounds_per_s"]),
                        "parallel_to_one": ratio(parallel and parallel["rounds_per_s"], disk["rounds_per_s"])},
-            "goals": {"rounds_per_s": _ge(disk["rounds_per_s"], 300)},
+            "goals": {"rounds_per_s": _ge(disk["rounds_per_s"], 300),
+                      "controller_cpu_per_event": _le(ratio(disk["cpu_ms_per_event"], bare_cpu_per_event * 1000), 2.5)},
         }
 
     def _rounds_run(self, name: str, journal_dir: Path) -> dict[str, Any]:
@@ -504,6 +507,7 @@ class Bench:
             "cpu_s_per_1000_rounds": {"controller": _r(cpu["controller"] / a.rounds * 1000, 3),
                                       "all": _r(sum(cpu.values()) / a.rounds * 1000, 3)},
             "cpu_cores_busy": _r(sum(cpu.values()) / seconds, 2),
+            "cpu_ms_per_event": _r(cpu["controller"] * 1000 / events, 4) if events else None,
             "lost": lost, "journal": str(journal_dir),
         }
 

@@ -151,6 +151,10 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
         out.append(("CPU s / 1,000 rounds, controller", _fmt(ctl["cpu_s_per_1000_rounds"]["controller"]),
                     f"bare {_fmt(bare['cpu_s_per_1000_rounds_of_events'])}",
                     _fmt(thr["ratios"]["controller_cpu_to_bare"], "x"), "", ""))
+        out.append(("CPU ms / event, controller", _fmt(ctl.get("cpu_ms_per_event"), "ms"),
+                    f"bare {_fmt(bare.get('cpu_ms_per_event'), 'ms')}",
+                    _fmt(thr["ratios"].get("controller_cpu_per_event_to_bare"), "x"), "<= 2.5 x",
+                    _fmt(thr["goals"].get("controller_cpu_per_event"))))
         out.append(("CPU s / 1,000 rounds, whole stack", _fmt(ctl["cpu_s_per_1000_rounds"]["all"]), "", "", "", ""))
         par = thr.get("parallel")
         if par:
