@@ -315,8 +315,8 @@ def _notify(*states: str) -> None:
 def watchdog_problems(health: Health) -> list[str]:
     """Why the table is not healthy enough for a watchdog ping; empty when it is.
 
-    Checked: the table loop (it is the caller, so this is its error state),
-    the MQTT client's network thread, and each driver's own ``alive`` (port
+    Checked: the table loop (it is the caller, and the one thread that also serves the MQTT
+    socket: if it hangs, no ping goes out at all), the MQTT client, and each driver's own ``alive`` (port
     open, device heard within its heartbeat timeout). Not checked: whether
     the broker is reachable. An outage is store and forward (the journal is
     the outbox) and a restart would only void the round in progress, so a
@@ -326,7 +326,7 @@ def watchdog_problems(health: Health) -> list[str]:
     if not health.running:
         problems.append("table loop stopped")
     if not health.publisher_alive:
-        problems.append("MQTT client thread stopped")
+        problems.append("MQTT client stopped")
     for name, alive in sorted(health.drivers_alive.items()):
         if not alive:
             problems.append(f"{name} not heard ({health.devices.get(name, 'unknown')})")

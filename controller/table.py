@@ -208,7 +208,8 @@ class Health:
     """Each driver's own ``alive`` (port open, device heard within its heartbeat
     timeout): unlike ``devices`` it goes false when a reader thread stops too."""
     publisher_alive: bool = True
-    """The MQTT client's network thread is running (connected or reconnecting)."""
+    """The MQTT client is started and not stopped (connected or reconnecting). Its socket is
+    served by the table thread itself (controller.reactor), whose life is ``running``."""
     undelivered: int = 0
     """Events in the journal the broker has not acknowledged (the outbox)."""
 

@@ -59,6 +59,7 @@ class TableGpio:
             raise ValueError(f"button lights for buttons that do not exist: {unknown}")
         self.inbox = inbox
         self._told: set[str] = set()  # light problems already logged
+        self._shown: dict[int, bool] = {}  # id(led) -> what it was last set to (each is set on change only)
         self._inputs: list[DigitalInputDevice] = []
         self._button_leds: dict[str, LED] = {}
         self._seat_lights: dict[str, dict[int, LED]] = {}
@@ -105,19 +106,26 @@ class TableGpio:
         for group, leds in self._seat_lights.items():
             on = set(wanted.get(group, ()))
             for seat, led in leds.items():
-                led.value = seat in on
+                self._set(led, seat in on)
         for group, seats in wanted.items():
             leds = self._seat_lights.get(group, {})
             problems += [f"seat {s} has no {group.replace('_', '-')} light" for s in seats if s not in leds]
         lit = set(lights.get("buttons_lit", ()))
         for name, led in self._button_leds.items():
-            led.value = name in lit
+            self._set(led, name in lit)
         problems += [f"button {name!r} has no light" for name in sorted(lit - set(self._button_leds))]
         for problem in problems:
             if problem not in self._told:  # once: a missing light is a config fact, not news every round
                 self._told.add(problem)
                 log.warning("lights: %s", problem)
         return problems
+
+    def _set(self, led: Any, on: bool) -> None:
+        """Only a light that changes is written: gpiozero's value setter costs about 7 us of
+        Python per light, and a picture changes one or two of twenty (issue 11: CPU per event)."""
+        if self._shown.get(id(led)) is not on:
+            led.value = on
+            self._shown[id(led)] = on
 
     def lit(self) -> dict[str, Any]:
         """What the lights show now (for tests and the state topic)."""
@@ -133,6 +141,7 @@ class TableGpio:
         self._inputs.clear()
         self._button_leds.clear()
         self._seat_lights.clear()
+        self._shown.clear()
 
     def __enter__(self) -> TableGpio:
         return self

@@ -280,7 +280,7 @@ def test_watchdog_problems_gate_on_devices_and_the_mqtt_thread_not_the_broker() 
     assert watchdog_problems(_health(drivers_alive={"shoe": False, "shuffler": True},
                                      devices={"shoe": "offline", "shuffler": "online"})) == [
         "shoe not heard (offline)"]
-    assert watchdog_problems(_health(publisher_alive=False)) == ["MQTT client thread stopped"]
+    assert watchdog_problems(_health(publisher_alive=False)) == ["MQTT client stopped"]
     assert watchdog_problems(_health(running=False)) == ["table loop stopped"]
 
 

@@ -609,6 +609,42 @@ def test_ready_callback_and_watchdog_ticks(make_table) -> None:
     assert any(x.mqtt_connected for x in health)
 
 
+def test_a_table_thread_that_hangs_sends_no_watchdog_tick_and_serves_no_socket(make_table) -> None:
+    """Issue 11: one thread runs the table and its MQTT socket, and the watchdog's ticks come from
+    that thread. While it hangs (here: in the lights), no tick goes out, so systemd restarts a
+    table whose MQTT side is stuck too; and no PUBACK is read meanwhile (nobody else serves it)."""
+    armed, hanging, release = threading.Event(), threading.Event(), threading.Event()
+    ticks: list[float] = []
+
+    class Hanging(RecordingGpio):
+        def show(self, lights: dict[str, Any]) -> list[str]:
+            if armed.is_set():
+                armed.clear()
+                hanging.set()
+                release.wait(WAIT)
+            return super().show(lights)
+
+    def until(condition: Callable[[], bool]) -> None:
+        end = time.monotonic() + WAIT
+        while not condition():
+            assert time.monotonic() < end
+            time.sleep(0.02)
+
+    h = make_table(gpio=Hanging, on_tick=lambda health: ticks.append(time.monotonic()), tick=0.02)
+    load_shoe(h)
+    until(lambda: len(ticks) >= 3)
+    armed.set()
+    h.put(ButtonPressed("buttons", "deal"))   # no more bets: its events go out, then the lights hang
+    assert hanging.wait(WAIT)
+    unacknowledged = h.table.publisher._client._out_messages   # paho's: what awaits its PUBACK
+    before, waiting = len(ticks), set(unacknowledged)
+    time.sleep(0.3)   # fifteen ticks' worth; the broker's PUBACKs arrive meanwhile
+    assert len(ticks) == before, "a tick came from a thread that hangs"
+    assert waiting and set(unacknowledged) == waiting, "a PUBACK was read by another thread"
+    release.set()   # let go: it ticks, and reads its PUBACKs, again
+    until(lambda: len(ticks) > before and not h.table.publisher.in_flight())
+
+
 # --- hostile clients (issue: nothing a client sends can stop the table or cut it off) ------------
 
 def test_a_command_topic_of_65000_characters_is_answered_and_the_table_deals_on(make_table) -> None:
