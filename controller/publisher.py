@@ -345,8 +345,9 @@ class Publisher:
         self._send(self.topics.status, self._status(online=True, next_seq=next_seq, devices=devices),
                    retain=True)
 
-    def publish_state(self, state: Mapping[str, Any]) -> None:
-        self._send(self.topics.state, _json(state), retain=True)
+    def publish_state(self, state: bytes | Mapping[str, Any]) -> None:
+        """The retained state: its JSON as the table made it, or a mapping to encode."""
+        self._send(self.topics.state, state if isinstance(state, bytes) else _json(state), retain=True)
 
     def publish_dice(self, dice: Mapping[str, Any]) -> None:
         self._send(self.topics.dice, _json(dice), retain=True)

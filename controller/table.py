@@ -45,6 +45,7 @@ backlog is down to half the warning level.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import queue
 import re
@@ -119,6 +120,10 @@ class Lights(Protocol):
     """``drivers.gpio.TableGpio`` as the table uses it."""
 
     def show(self, lights: Mapping[str, Any]) -> list[str] | None: ...
+
+
+def _compact(obj: Mapping[str, Any]) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _alarm_data(code: str, severity: str, message: str, action: str) -> dict[str, Any]:
@@ -266,7 +271,8 @@ class Table:
         self._drain_started = 0.0
         self._drained = 0
         self._marks_due: float | None = None  # when waiting delivered marks must be written
-        self._state_owed: dict[str, Any] | None = None  # the newest retained state not yet handed to paho
+        self._state_owed: bytes | None = None  # the newest retained state not yet handed to paho
+        self._state_made: tuple[bytes, bool] | None = None  # the snapshot's JSON and the hold of the last state made
         self._replays: deque[list[int]] = deque()  # [next seq, last seq] of each cmd/replay still going out
         self._filling = False    # outbox_filling raised, not yet back under the warning level
         self._held = False       # at the cap: no new round until under the warning level
@@ -484,8 +490,11 @@ class Table:
         self._tell(events)
         if self._online:
             if events and snapshot is not None:
-                self._state_owed = self._state(snapshot)
-                self._pay_state()
+                body, state = self._state(snapshot)
+                if (body, self._held) != self._state_made:  # only when the table looks otherwise
+                    self._state_made = (body, self._held)
+                    self._state_owed = state
+                    self._pay_state()
             if self._dice_owed:
                 self._publish_dice()
         for command, reply in self._replies:
@@ -706,7 +715,9 @@ class Table:
             self.publisher.publish_birth(self.journal.next_seq, self.devices)
             if self.machine is not None:
                 self._state_owed = None  # the state now is newer than any that waited for room
-                self.publisher.publish_state(self._state(self.machine.snapshot()))
+                body, state = self._state(self.machine.snapshot())
+                self._state_made = (body, self._held)
+                self.publisher.publish_state(state)
             self._publish_dice()
             self._draining, self._cursor = True, 0
             self._drain_started, self._drained = time.monotonic(), 0
@@ -996,10 +1007,17 @@ class Table:
                 except Exception:
                     log.exception("a local listener failed on event %d", event.seq)
 
-    def _state(self, snapshot: dict) -> dict:
-        return {**snapshot, "table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time(),
-                "outbox": {"undelivered": self.journal.undelivered_count,
-                           "max_undelivered": self.config.journal.max_undelivered, "held": self._held}}
+    def _state(self, snapshot: dict) -> tuple[bytes, bytes]:
+        """The snapshot's JSON, and the retained state's: the snapshot with the table, the seq it
+        is as of, the time and the outbox. The snapshot is encoded once and the rest spliced on,
+        so that telling whether the table changed (issue 11: the state goes out only when it
+        did) costs no second encoding. The snapshot never has those four keys (the machine's
+        contract, games.round.contract)."""
+        body = _compact(snapshot)
+        tail = _compact({"table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time(),
+                         "outbox": {"undelivered": self.journal.undelivered_count,
+                                    "max_undelivered": self.config.journal.max_undelivered, "held": self._held}})
+        return body, (tail if body == b"{}" else body[:-1] + b"," + tail[1:])
 
     def _show(self, lights: dict[str, Any]) -> list[str]:
         """Set the lights; return the problems not reported before (a seat

@@ -566,6 +566,12 @@ def test_each_event_is_on_the_socket_before_the_lights_change(make_table) -> Non
         assert (sent, unwritten) == (journaled, False), (journaled, sent, unwritten)
 
 
+def lights_set(h: Harness, expect: str) -> None:
+    """The lights follow the events onto the socket (issue 11: the pit first); the retained state
+    follows the lights, so once the state with this prompt is seen, the pins show it."""
+    h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/state" and (m.json().get("prompt") or {}).get("expect") == expect)
+
+
 def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory) -> None:
     """drivers.gpio.TableGpio on gpiozero's mock pins: a press reaches the machine; the
     lights follow the prompt; a seat the config has no light for is one warning alarm."""
@@ -577,11 +583,13 @@ def test_real_buttons_and_lights_on_mock_pins(make_table, mock_pins: MockFactory
     h.put(DeckVerified("shuffler", tuple(standard(8).all_cards()), 0),
           ShuffleComplete("shuffler", standard(8).size))
     h.event("prompt", lambda d: d["expect"] == "load_shoe")
+    lights_set(h, "load_shoe")
     assert mock_pins.pin(20).state and not mock_pins.pin(12).state  # shuffle_ack lit, deal dark
     mock_pins.pin(13).drive_low()  # the dealer presses shuffle_ack
     mock_pins.pin(13).drive_high()
     assert h.event("button")["data"] == {"button": "shuffle_ack", "accepted": True, "reason": None}
     h.event("prompt", lambda d: d["expect"] == "bets")
+    lights_set(h, "bets")
     assert mock_pins.pin(12).state and mock_pins.pin(21).state and not mock_pins.pin(20).state
     assert mock_pins.pin(2).state and not mock_pins.pin(3).state  # seat 1 holds the player-dealer position
     deal(h, "2H 3D 4S 5C")

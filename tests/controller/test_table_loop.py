@@ -26,7 +26,14 @@ from controller.inbox import Command, Connected, ForeignStatus, Inbox
 from controller.instance_lock import AnotherController
 from controller.journal import Event, Journal
 from controller.table import Table
-from drivers.events import ButtonPressed, CardDrawn, DeckVerified, DeviceOffline, ShuffleComplete
+from drivers.events import (
+    ButtonPressed,
+    CardDrawn,
+    DeckVerified,
+    DeviceOffline,
+    FramesDropped,
+    ShuffleComplete,
+)
 from drivers.gpio import TableGpio
 from games import registry
 from games.cards import card
@@ -64,7 +71,11 @@ class FakePublisher:
         self.births += 1
 
     def publish_state(self, state: Any) -> None:
-        self.states.append(json.loads(json.dumps(state)))
+        self.states.append(json.loads(state if isinstance(state, bytes) else json.dumps(state)))
+        self.got.put({"kind": "state"})
+
+    def wait_state(self) -> None:
+        self.wait("state")
 
     def publish_event(self, event: Event) -> None:
         env = json.loads(event.payload)
@@ -167,6 +178,7 @@ def test_a_round_of_a_game_the_controller_does_not_know(high_card, pins, tmp_pat
         assert (decision["seat"], decision["choices"]) == (1, ["show", "fold"])
         lights = pub.wait("lights", lambda d: d["seats"]["turn"] == [1])["data"]
         assert lights["seat_buttons_lit"] == {"fold": [1], "show": [1]}
+        pub.wait_state()   # the pins are set after the events go out, before the state
         assert pins.pin(17).state and not pins.pin(27).state  # seat 1's turn light
         # A seat button from the wrong seat: refused with its reason, over cmd/button as on the pins.
         inbox.put(Command("button", b'{"id": "b1", "button": "show", "seat": 2}', "r"))
@@ -233,6 +245,39 @@ def test_a_command_that_comes_twice_is_answered_twice_and_carried_out_once(high_
         presses = [e["data"]["accepted"] for e in pub.events if e["kind"] == "button"]
         assert presses == [True, False]
         assert [e["data"]["id"] for e in pub.events if e["kind"] == "command"] == ["o", "sim-1", "sim-2"]
+    finally:
+        table.stop()
+        gpio.close()
+
+
+def test_the_retained_state_goes_out_only_when_the_table_changed(high_card, pins, tmp_path) -> None:
+    """Issue 11: once per item, and only when the snapshot (or the hold) differs from the last
+    state made. A line-error count and a refused press are events that change nothing of the
+    table's state; a deal does."""
+    table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
+    try:
+        inbox.put(Command("open", b'{"id": "o"}', "r"))
+        pub.wait("reply")
+        inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
+        inbox.put(ShuffleComplete("shuffler", SPEC.size))
+        pub.wait("round_start")
+        pub.wait("prompt", lambda d: d["expect"] == "bets")
+        inbox.put(Command("rebirth", b'{"id": "sync"}', "r"))   # an item of its own: all before it is done
+        pub.wait("reply")
+        states = len(pub.states)
+        inbox.put(FramesDropped("shoe", {"noise": 3}))
+        pub.wait("line_errors")
+        inbox.put(Command("button", b'{"id": "b", "button": "show", "seat": 1}', "r"))   # refused: nothing moves
+        assert pub.wait("reply")["data"]["accepted"] is False
+        assert len(pub.states) == states, pub.states[states:]
+        press_pin(pins, 5)   # deal: the state changes
+        pub.wait("prompt", lambda d: d["expect"] == "card")
+        inbox.put(Command("rebirth", b'{"id": "sync-2"}', "r"))
+        pub.wait("reply")
+        changed = pub.states[states]
+        assert changed["state"] != pub.states[states - 1]["state"] and changed["table"] == "hc-1"
+        assert changed["seq"] > pub.states[states - 1]["seq"] and set(changed["outbox"]) == {
+            "undelivered", "max_undelivered", "held"}
     finally:
         table.stop()
         gpio.close()
