@@ -64,17 +64,19 @@ def quiet(table: SimTable, still: float = 0.3) -> int:
 
 
 def state_at(table: SimTable, seq: int, timeout: float = 10.0) -> dict:
-    """The retained state as published right after event ``seq``: the table's
-    state, without the message's own seq and time and the publisher's outbox count."""
+    """The retained state as of event ``seq``: the newest published with a seq at most ``seq``
+    (the table publishes one only when it changed, right after the item's events and before its
+    reply: issue 11), without the message's own seq and time and the publisher's outbox count.
+    Callers have seen the item's reply, or waited for the table to be quiet."""
     def states() -> list[dict]:
-        return [m for t, m in table.messages if t.endswith("/state")]
+        return [m for t, m in table.messages if t.endswith("/state") and m["seq"] <= seq]
     end = time.monotonic() + timeout
     with table.cond:
-        while not any(m["seq"] >= seq for m in states()):
+        while not states():
             left = end - time.monotonic()
-            assert left > 0, f"no state published at seq {seq}"
+            assert left > 0, f"no state published by seq {seq}"
             table.cond.wait(left)
-        found = [m for m in states() if m["seq"] <= seq][-1]
+        found = states()[-1]
     return {k: v for k, v in found.items() if k not in ("seq", "ts", "outbox")}
 
 
@@ -91,6 +93,8 @@ def refused(table: SimTable, name: str, payload: bytes | dict, rid, error: str) 
     assert [e["kind"] for e in table.events() if e["seq"] > before] == ["command"]
     assert after == audit["seq"]
     assert state_at(table, audit["seq"]) == state
+    with table.cond:   # and no state went out for it: nothing changed (issue 11)
+        assert not [m for t, m in table.messages if t.endswith("/state") and m["seq"] > before]
 
 
 def events_after(table: SimTable, seq: int, until: int) -> list[tuple[str, dict]]:
