@@ -169,6 +169,9 @@ class Publisher:
         self._started = False
         self._client = _Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
+            # A broker refusing 3.1.1 is a failed connect with its backoff, not paho's own retry
+            # with 3.1 from inside loop_read (which would need a socket nobody opened for it).
+            reconnect_on_failure=False,
             client_id=table,
             protocol=mqtt.MQTTv5 if self._v5 else mqtt.MQTTv311,
         )
@@ -225,10 +228,14 @@ class Publisher:
         if say_offline and self._client.is_connected():
             info = self._client.publish(self.topics.status, self._status(online=False, reason=reason),
                                         qos=1, retain=True)
-            if not self._serve_until(info.is_published, timeout):
+            # A line reset since the last read fails the publish (rc set, is_published() raises).
+            if not self._serve_until(lambda: info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published(), timeout):
                 log.warning("MQTT: offline status not confirmed within %g s", timeout)
         if self._client.socket() is not None:
             self._client.disconnect()   # written at once; paho closes the socket after the DISCONNECT
+        opened, self._opened = self._opened, None
+        if opened is not None and opened[0] is not None:
+            opened[0].close()   # a connect that finished after the table's last turn
         self._started = False
 
     # -- the socket, served by the table thread (controller.reactor) ----------
@@ -242,14 +249,30 @@ class Publisher:
         return self._client.want_write()
 
     def readable(self) -> None:
-        self._client.loop_read()
-        sock = self._client.socket()
-        while isinstance(sock, ssl.SSLSocket) and sock.pending():   # TLS: decrypted bytes select cannot see
+        try:
             self._client.loop_read()
             sock = self._client.socket()
+            while isinstance(sock, ssl.SSLSocket) and sock.pending():   # TLS: decrypted bytes select cannot see
+                self._client.loop_read()
+                sock = self._client.socket()
+        except Exception:
+            self._drop("reading")
 
     def writable(self) -> None:
-        self._client.loop_write()
+        try:
+            self._client.loop_write()
+        except Exception:
+            self._drop("writing")
+
+    def _drop(self, doing: str) -> None:
+        """Whatever paho raised while serving the socket (the broker's bytes are input like any
+        other): the connection is dropped and opened again with the backoff; the table deals on."""
+        log.exception("MQTT: paho failed while %s; the connection is dropped and opened again", doing)
+        self._client._sock_close()   # paho has no public close without a DISCONNECT (which would suppress the will)
+        if self._session_up or self._retry_at is None:
+            self._session_up = False
+            self._retry_later()
+            self._inbox.put(Disconnected(f"paho failed while {doing}"))
 
     def due(self) -> float | None:
         """When :meth:`tend` must run next (monotonic), or None: only when something happens."""
@@ -271,9 +294,12 @@ class Publisher:
         if self._client.socket() is not None:
             if now >= self._misc_at:
                 self._misc_at = now + self._misc_every
-                self._client.loop_misc()
+                try:
+                    self._client.loop_misc()
+                except Exception:
+                    self._drop("keeping the session alive")
             if self._client.socket() is not None and self._client.want_write():
-                self._client.loop_write()
+                self.writable()
         elif not self._connecting and self._retry_at is not None and now >= self._retry_at:
             self._open()
 
@@ -287,6 +313,9 @@ class Publisher:
             result: tuple[Any, str | None] = (self._client.open_socket(), None)
         except Exception as exc:  # OSError, ssl.SSLError, a certificate that does not verify ...
             result = (None, f"{type(exc).__name__}: {exc}")
+        if self._stopping and result[0] is not None:
+            result[0].close()   # the table stopped meanwhile: nobody will take it
+            return
         self._opened = result
         self._inbox.wake()
 
@@ -455,6 +484,8 @@ class Publisher:
         self._unreachable = None
         self._session_up = True
         self._delay = self._min_delay
+        self._misc_every = max(0.5, client.keepalive / 4)   # a v5 Server Keep Alive may have shortened it
+        self._misc_at = min(self._misc_at, time.monotonic() + self._misc_every)
         # The table's own status first: its retained copy comes right after this SUBACK and before
         # the next one (the broker answers a client's packets in order), so by the commands' SUBACK
         # the status as it was before this session is known (Connected.prior).
@@ -483,6 +514,8 @@ class Publisher:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
+        if self._retry_at is not None:   # already told since the last attempt (paho's keepalive check says it twice)
+            return
         if not self._session_up and reason_code.is_failure:
             # Closed before the broker accepted us (no CONNACK): a failed connect, not a lost
             # session; e.g. a TLS broker that requires a client certificate and got none.

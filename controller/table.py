@@ -333,8 +333,10 @@ class Table:
             log.critical("table %s stopped: %s", self.config.table.id, self.error, exc_info=fault is None)
         finally:
             self.ready.set()
-            self._shutdown()
-            self.done.set()
+            try:
+                self._shutdown()
+            finally:
+                self.done.set()   # whatever the shutdown met: the caller waiting on done must not hang
 
     def health(self) -> Health:
         """Safe from any thread (it only copies)."""
