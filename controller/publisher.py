@@ -516,7 +516,11 @@ class Publisher:
                        properties: Any) -> None:
         if self._retry_at is not None:   # already told since the last attempt (paho's keepalive check says it twice)
             return
-        if not self._session_up and reason_code.is_failure:
+        if not self._session_up and reason_code.is_failure and "keep alive" in str(reason_code).lower():
+            # Connected, and no CONNACK in a whole keepalive: something listens that is no broker.
+            self._cannot_connect(f"no answer to CONNECT within the keepalive ({self.settings.keepalive} s): "
+                                 f"is an MQTT broker listening there?")
+        elif not self._session_up and reason_code.is_failure:
             # Closed before the broker accepted us (no CONNACK): a failed connect, not a lost
             # session; e.g. a TLS broker that requires a client certificate and got none.
             self._cannot_connect(f"the broker closed the connection before accepting it ({reason_code}); "
