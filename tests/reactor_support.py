@@ -17,10 +17,11 @@ def served(publisher: Publisher, inbox: Inbox) -> Inbox:
     return inbox
 
 
-def take(inbox: Inbox, kind: type | tuple[type, ...], timeout: float) -> object:
+def take(inbox: Inbox, kind: type | tuple[type, ...], timeout: float, reactor: Reactor | None = None) -> object:
     """The next inbox item of ``kind`` (others are dropped: the test plays the table), serving the
-    socket meanwhile; ``queue.Empty`` after ``timeout``."""
-    reactor: Reactor = inbox.reactor  # type: ignore[attr-defined]
+    socket meanwhile (with ``reactor``, else the one :func:`served` gave); ``queue.Empty`` after
+    ``timeout``."""
+    reactor = reactor or inbox.reactor  # type: ignore[attr-defined]
     end = time.monotonic() + timeout
     while True:
         try:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mqtt_support import WAIT, RunningBroker
+from reactor_support import take
 
 from controller.config import MqttSection
 from controller.inbox import Connected, Disconnected, Inbox
@@ -85,16 +86,10 @@ class FakeBroker:
 
 
 def _serve_until(reactor: Reactor, inbox: Inbox, kind: type, timeout: float) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        try:
-            item = inbox.get_nowait()
-        except queue.Empty:
-            assert time.monotonic() < end, f"no {kind.__name__} within {timeout} s"
-            reactor.wait(end)
-            continue
-        if isinstance(item, kind):
-            return item
+    try:
+        return take(inbox, kind, timeout, reactor)
+    except queue.Empty:
+        raise AssertionError(f"no {kind.__name__} within {timeout} s") from None
 
 
 def test_a_broker_that_refuses_mqtt_3_1_1_is_retried_and_never_breaks_the_table_thread() -> None:

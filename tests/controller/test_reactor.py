@@ -4,13 +4,13 @@ MQTT socket at once (issue 11), and wakes only when one of them is ready or a de
 from __future__ import annotations
 
 import itertools
-import queue
 import select
 import threading
 import time
 from typing import Any
 
 from mqtt_support import WAIT, RunningBroker, Subscriber
+from reactor_support import take
 
 from controller.config import MqttSection
 from controller.inbox import Acked, Connected, Inbox
@@ -102,25 +102,13 @@ def test_a_publisher_is_served_while_the_reactor_waits(broker: RunningBroker, tm
     try:
         publisher.start(1)
 
-        def take(kind: type) -> Any:
-            end = time.monotonic() + WAIT
-            while True:
-                try:
-                    item = inbox.get_nowait()
-                except queue.Empty:
-                    assert time.monotonic() < end, f"no {kind.__name__}"
-                    reactor.wait(end)
-                    continue
-                if isinstance(item, kind):
-                    return item
-
-        take(Connected)
+        take(inbox, Connected, WAIT, reactor)
         assert "paho-mqtt-client-re-01" not in [t.name for t in threading.enumerate()]   # paho's own loop
         event = Journal(tmp_path / "j.db", "re-01").append("table", None, {"status": "open"}, 1.0)
         publisher.publish_event(event)
         assert not publisher.want_write(), "written to the socket at publish(), nothing left for later"
         assert pit.get().payload == event.payload   # arrived with nobody serving the socket since
-        ack = take(Acked)
+        ack = take(inbox, Acked, WAIT, reactor)
         assert publisher.delivered([ack]) == [event.seq]
     finally:
         publisher.stop(timeout=2)

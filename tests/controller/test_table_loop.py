@@ -221,17 +221,22 @@ def test_an_unknown_button_over_cmd_button_is_a_malformed_command(high_card, pin
         gpio.close()
 
 
+def betting(pub: FakePublisher, inbox: Inbox) -> None:
+    """Open the table and take it, as the shuffler would, to round 1's betting."""
+    inbox.put(Command("open", b'{"id": "o"}', "r"))
+    pub.wait("reply")
+    inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
+    inbox.put(ShuffleComplete("shuffler", SPEC.size))
+    pub.wait("round_start")
+
+
 def test_a_command_that_comes_twice_is_answered_twice_and_carried_out_once(high_card, pins, tmp_path) -> None:
     """A QoS 1 redelivery, or a sender that heard nothing and sent again: ``deal`` carried out twice
     would end the betting of the next round too. The same id and arguments get the first answer
     again (``repeated``), and no second ``button`` or ``command`` event; a new id is a new press."""
     table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
     try:
-        inbox.put(Command("open", b'{"id": "o"}', "r"))
-        pub.wait("reply")
-        inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
-        inbox.put(ShuffleComplete("shuffler", SPEC.size))
-        pub.wait("round_start")
+        betting(pub, inbox)
         inbox.put(Command("button", b'{"id": "sim-1", "button": "deal"}', "r"))
         first = pub.wait("reply")
         assert first["ok"] and first["data"]["accepted"] is True and "repeated" not in first
@@ -256,11 +261,7 @@ def test_the_retained_state_goes_out_only_when_the_table_changed(high_card, pins
     table's state; a deal does."""
     table, pub, inbox, gpio = start(tmp_path, config(tmp_path))
     try:
-        inbox.put(Command("open", b'{"id": "o"}', "r"))
-        pub.wait("reply")
-        inbox.put(DeckVerified("shuffler", tuple(SPEC.all_cards()), 0))
-        inbox.put(ShuffleComplete("shuffler", SPEC.size))
-        pub.wait("round_start")
+        betting(pub, inbox)
         pub.wait("prompt", lambda d: d["expect"] == "bets")
         inbox.put(Command("rebirth", b'{"id": "sync"}', "r"))   # an item of its own: all before it is done
         pub.wait("reply")
