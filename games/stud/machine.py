@@ -1,0 +1,345 @@
+"""The Stud family's round ("hand"), as the controller sequences it (california-card-room-games.txt,
+"STUD POKER AND VARIATIONS": 7-CARD STUD, 7-CARD STUD HIGH-LOW SPLIT, "RAZZ").
+
+The dealer pitches the cards by hand: no device reads them. The controller proves the deck and
+sequences the hand:
+
+1. ``deck_check`` (a new deck) and ``shuffle``: the shuffler's deck check names missing and extra
+   cards; every shuffle's count is checked against the 52. A shuffle follows every hand.
+2. ``betting`` (the lifecycle's "bets open"): the hand has a number and its players, the seats in
+   (seat buttons ``sit_out`` and ``sit_in``; before the deal they count at once, after it from
+   the next hand). ``deal`` starts the hand: an ``action_button`` event (``seat`` null: no
+   button in stud, the house dealer deals) publishes the players and the house's collection.
+3. ``dealing``: the deal plan of the variant (games.poker.deal_plan.plan), one ``press`` prompt
+   per step -- the antes and the fee, two down and one up, each street's betting, each burn, each
+   street, the seventh card down, the showdown -- each closed by the dealer's ``deal``.
+   While a street's betting is due, the pit enters that street's up cards (``cmd/up_cards``):
+   they are published (``reveal``, hand ``up``: they were dealt face up), and the bring-in or the
+   first to act is named (an ``action_button`` with the seat; the prompt's text on the state
+   topic; the ``turn`` seat light). Without them the prompt says first to act is unknown and the
+   hand goes on. While the showdown is due the pit enters the hands shown (``cmd/showdown``,
+   seven codes each).
+4. ``result``: the players, the collection, the up cards entered and the showdown (None when
+   nobody entered one). ``deal`` settles and the cards go back to the shuffler.
+
+Secrecy: the controller never learns a down card, a burn or the stub; it names only what the pit
+enters, after checking it, and a refusal names no code entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.cards import Card
+from games.poker.deal_plan import Step as PlanStep
+from games.poker.deal_plan import check_deck
+from games.round import DeviceRole, Emit, Refused, RoundMachine
+from games.round.steps import PressDue, Steps
+from games.stud import rules
+from games.stud.options import StudOptions
+
+ROLES: dict[str, DeviceRole] = {
+    "shuffler": DeviceRole(kinds=("shuffler",), needed_in=frozenset({"deck_check", "shuffle"}), prepares_deck=True),
+}
+"""GAMES.md: a shuffler (deck check and count) and the lights; the cards are pitched by hand."""
+
+STUB = {"stud_scramble": "if the stub runs short, deal all but the last card, then scramble the last card with "
+                         "the four burns, cut, burn and deliver the rest",
+        "stud_community": "if the stub runs short even after scrambling the last card with the burns, burn and "
+                          "turn one community card up in the centre for everyone; the player high on 6th "
+                          "street acts first"}
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+class StudRound(Steps, RoundMachine):
+    """The Stud family's round machine (API: docs/internals.md)."""
+
+    game = "stud"
+    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
+    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("sit_out", "sit_in")
+    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("turn",)
+    ROLES = ROLES
+
+    def __init__(self, options: StudOptions, emit: Emit, first_round: int = 1) -> None:
+        self.options = options
+        self.steps: tuple[PlanStep, ...] = options.plan.steps
+        self.seated: set[int] = set(options.seats_in if options.seats_in is not None
+                                    else range(1, options.seats + 1))
+        self.players: frozenset[int] = frozenset()
+        self.done = 0                                   # plan steps done this hand
+        self.up: dict[int, dict[int, Card]] = {}        # street -> seat -> up card entered
+        self.shown: dict[int, tuple[Card, ...]] = {}
+        self.evaluation: dict[str, Any] | None = None
+        self.take: dict[str, Any] | None = None
+        super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
+
+    # --- players and collection -----------------------------------------------------------
+
+    def _place_players(self) -> None:
+        if len(self.seated) < 2:
+            self.players, self.take = frozenset(), None
+            return
+        self.players = frozenset(self.seated)
+        self.take = rules.collection(self.options.economics, len(self.players), self.options.schedule_name)
+
+    def _entered_betting(self) -> None:
+        super()._entered_betting()
+        self._place_players()
+
+    def _clear_layout(self) -> None:
+        self.done, self.up, self.shown, self.evaluation = 0, {}, {}, None
+
+    def _entered_dealing(self) -> None:
+        self._emit("action_button", {"seat": None, "players": sorted(self.players),
+                                     "variant": self.options.variant, "collection": self.take})
+
+    # --- the steps of the deal (games.poker.deal_plan) ------------------------------------
+
+    def _step(self) -> PlanStep | None:
+        return self.steps[self.done] if self.state == "dealing" and self.done < len(self.steps) else None
+
+    def _next_step(self) -> PressDue | None:  # type: ignore[override]
+        if self.done >= len(self.steps):
+            return None
+        return PressDue("deal", "press", self._step_text(self.steps[self.done]))
+
+    def _pressed(self, due: PressDue) -> None:
+        self.done += 1
+
+    def _acting(self) -> dict[str, Any] | None:
+        """Who acts first now, when a betting round is due."""
+        step = self._step()
+        if step is None or step.action != "bet":
+            return None
+        return rules.who_acts(self.options.variant, self.options.game, rules.street_of(step.name), self.up)
+
+    def _step_text(self, step: PlanStep) -> str:
+        assert self.take is not None
+        n = len(self.players)
+        first = min(self.players)
+        if step.action == "collect":
+            if self.take["basis"] == "time":
+                fee = (f"the house's collection is by time, {_money(self.take['time_fee_each'])} per person per "
+                       f"{self.take['period_minutes']} minutes, nothing from this pot")
+            else:
+                fee = f"collect the fee {_money(self.take['fee'])} ({n} players; no jackpot in this game)"
+            return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): take each player's ante; {fee}; "
+                    "press deal.")
+        if step.action == "deal":
+            street = rules.street_of(step.name)
+            if street == 3:
+                return (f"Deal two cards face down and one face up to each of the {n} players, one at a time, "
+                        f"starting with seat {first} (left of the dealer); press deal.")
+            if street == 7:
+                check = check_deck(self.options.game, n)
+                stub = f" ({STUB[check.fallback]})" if check.fallback else ""
+                return (f"Deal 7th street: one card face down to each player still in{stub}; press deal.")
+            return f"Deal {step.name}: one card face up to each player still in; press deal."
+        if step.action == "bet":
+            street = rules.street_of(step.name)
+            acts = rules.who_acts(self.options.variant, self.options.game, street, self.up)
+            if acts["seat"] is not None:
+                who = acts["why"]
+            elif street == 7:
+                who = "first to act is unknown (6th street's up cards were not entered): the player high on " \
+                      "6th street acts first"
+            else:
+                who = (f"first to act is unknown ({acts['why']}; the pit may enter them: cmd/up_cards "
+                       f"street {min(street, 6)})")
+            return f"Betting round ({step.name}): {who}; press deal when the betting is complete."
+        if step.action == "burn":
+            return "Burn the top card face down; press deal."
+        return ("Showdown: the hands still in are shown (cards speak, seven cards each); a disputed showdown is "
+                "entered by the pit (cmd/showdown); press deal when the pot is awarded.")
+
+    def _dealing_prompt(self) -> dict:
+        prompt = super()._dealing_prompt()
+        if self.done < len(self.steps):
+            step = self.steps[self.done]
+            prompt["step"] = step.action
+            if step.name:
+                prompt["street"] = step.name
+        return prompt
+
+    def _due_text(self) -> str:
+        if self.done < len(self.steps):
+            return f"no card is read: the dealer pitches by hand ({self.steps[self.done].action} is due)"
+        return "no card"
+
+    def _deal_card(self, card: Card) -> None:
+        # No device reads cards in this game (ROLES); the lifecycle hands one over only in dealing.
+        message = f"a card read arrived, but {self.game} reads no cards: the dealer pitches by hand"
+        self._alarm("unexpected_card", "warning", message, expected=self._due_text(),
+                    action="check the table's device config: a Stud table has a shuffler only")
+
+    # --- betting: no deal without two players ---------------------------------------------
+
+    def _buttons(self) -> list[str]:
+        lit = super()._buttons()
+        if self.state == "betting" and not self.players and "deal" in lit:
+            lit.remove("deal")
+        return lit
+
+    def _prompt_for_state(self) -> dict:
+        prompt = super()._prompt_for_state()
+        if self.state == "betting" and not self.players:
+            prompt.update(expect="none", text=f"Hand {self.round} waits for players: two seats at least must be in "
+                                              f"(seats in: {', '.join(map(str, sorted(self.seated))) or 'none'}; "
+                                              "seat button sit_in).")
+        elif self.state == "betting":
+            prompt["text"] = (f"Hand {self.round}: {len(self.players)} players (seats "
+                              f"{', '.join(map(str, sorted(self.players)))}); press deal to start the hand.")
+        elif self.state == "result":
+            prompt["text"] = (f"Hand {self.round} is over: push the pot, gather every card for the shuffler, "
+                              "press deal for the shuffle.")
+        return prompt
+
+    # --- seat buttons: in and out ---------------------------------------------------------
+
+    def _seat_refusal(self, name: str, seat: int) -> str | None:
+        if self.state == "closed":
+            return "the table is closed"
+        if name == "sit_in" and seat in self.seated:
+            return f"seat {seat} is already in"
+        if name == "sit_out" and seat not in self.seated:
+            return f"seat {seat} is already out"
+        return None
+
+    def _seat_pressed(self, name: str, seat: int) -> None:
+        if name == "sit_in":
+            self.seated.add(seat)
+        else:
+            self.seated.discard(seat)
+        if self.state == "betting":      # before the deal: this hand's players follow at once
+            self._place_players()
+            self._publish_prompt()
+
+    def _seat_buttons_lit(self) -> dict[str, list[int]]:
+        if self.state == "closed":
+            return {}
+        everyone = set(range(1, self.seats + 1))
+        return {"sit_out": sorted(self.seated), "sit_in": sorted(everyone - self.seated)}
+
+    def _light_seats(self) -> dict[str, list[int]]:
+        seats = super()._light_seats()
+        acts = self._acting()
+        return {**seats, "turn": [] if acts is None or acts["seat"] is None else [acts["seat"]]}
+
+    # --- the up cards, entered by the pit -------------------------------------------------
+
+    def _taken(self) -> dict[Card, str]:
+        taken: dict[Card, str] = {}
+        for street, cards in self.up.items():
+            taken.update({c: f"seat {s}'s up card of {rules.ordinal(street)}" for s, c in cards.items()})
+        for s, hand in self.shown.items():
+            taken.update({c: f"seat {s}'s hand" for c in hand})
+        return taken
+
+    def _command_up_cards(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/up_cards`` {"street": n, "cards": {seat: code}}: a street's up cards, while that
+        street's betting round is due. Checked (games.stud.rules.parse_up), published as ``reveal``
+        events (hand ``up``), and who acts first is named (``action_button``, the prompt)."""
+        street = args.get("street")
+        if isinstance(street, bool) or not isinstance(street, int):
+            raise Refused("street is a number, 3 to 6 (the streets dealt with an up card)")
+        step = self._step()
+        due = step is not None and step.action == "bet" and rules.street_of(step.name) == street
+        if not due:
+            now = (f", {step.action}{f' ({step.name})' if step.name else ''} is due" if step is not None
+                   else "")
+            raise Refused(f"{rules.ordinal(street)}'s up cards are not due (state {self.state}{now}): they are "
+                          f"entered while {rules.ordinal(street)}'s betting round is due")
+        if street in self.up:
+            raise Refused(f"{rules.ordinal(street)}'s up cards are already entered for this hand "
+                          "(a reveal is never taken back)")
+        try:
+            cards = rules.parse_up(args.get("cards"), street, sorted(self.players), self.spec, self._taken())
+        except rules.EntryError as exc:
+            raise Refused(str(exc)) from None
+        self.up[street] = cards
+        for seat, c in cards.items():
+            self._emit("reveal", {"hand": "up", "seat": seat, "street": street, "card": c.code})
+        acts = rules.who_acts(self.options.variant, self.options.game, street, self.up)
+        # Not a new prompt event: a prompt is a request, and the same step asked again is pressed
+        # twice by whoever follows prompts. The state topic's prompt carries the new text.
+        self._emit("action_button", {"seat": acts["seat"], "street": street, "by": acts["by"], "why": acts["why"]})
+        return {"street": street, "first_to_act": acts}
+
+    # --- the showdown, entered by the pit -------------------------------------------------
+
+    def _command_showdown(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/showdown`` {"seat": n, "cards": [seven codes]}: a hand shown, while the showdown is
+        due. Checked (games.stud.rules.parse_hand), published as a ``reveal``, and the showdown so
+        far is the reply."""
+        step = self._step()
+        if step is None or step.action != "showdown":
+            now = f", {step.action} is due" if step is not None else ""
+            raise Refused(f"no showdown is due (state {self.state}{now}): a showdown is entered after 7th "
+                          "street's betting round, before the dealer presses deal")
+        if set(args) - {"id", "seat", "cards"} or "board" in args:
+            raise Refused("give seat and cards (a hand shown, seven cards): stud has no board")
+        seat, codes = args.get("seat"), args.get("cards")
+        if seat is None or codes is None:
+            raise Refused("a hand shown needs both seat and cards")
+        if seat not in self.players:
+            raise Refused(f"seat {seat} is not in hand {self.round}: the players are "
+                          f"{', '.join(map(str, sorted(self.players)))}")
+        if seat in self.shown:
+            raise Refused(f"seat {seat}'s hand is already entered for this hand (a reveal is never taken back)")
+        taken = {c: where for c, where in self._taken().items() if not where.startswith(f"seat {seat}'s up")}
+        mine = [(street, cards[seat]) for street, cards in sorted(self.up.items()) if seat in cards]
+        try:
+            hand = rules.parse_hand(codes, seat, self.spec, taken, mine)
+        except rules.EntryError as exc:
+            raise Refused(str(exc)) from None
+        self.shown[seat] = hand
+        self._emit("reveal", {"hand": "seat", "seat": seat, "cards": [c.code for c in hand]})
+        self.evaluation = rules.evaluate(self.options.game, self.shown)
+        return {"showdown": self.evaluation, "entered": {"seats": sorted(self.shown)}}
+
+    # --- the result -----------------------------------------------------------------------
+
+    def _entered_result(self) -> None:
+        self._emit("result", self._result_data())
+
+    def _result_data(self) -> dict[str, Any]:
+        return {"players": sorted(self.players), "variant": self.options.variant, "collection": self.take,
+                "up_cards": {str(street): {str(s): c.code for s, c in cards.items()}
+                             for street, cards in sorted(self.up.items())},
+                "showdown": self.evaluation}
+
+    # --- restart and snapshot -------------------------------------------------------------
+
+    def save(self) -> dict:
+        data = super().save()
+        data["stud"] = {"seated": sorted(self.seated)}
+        return data
+
+    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
+        """The seats in go on across a restart; a saved list that does not fit this table is dropped."""
+        super().restore(saved, stopped_in)
+        mine = saved.get("stud")
+        if not isinstance(mine, Mapping):
+            return
+        try:
+            seated = {int(s) for s in mine["seated"]}
+            if not all(1 <= s <= self.seats for s in seated):
+                raise ValueError("a seat beyond this table")
+        except (KeyError, TypeError, ValueError):
+            self._alarm("stud_seats_reset", "warning", "the seats in could not be carried over from before the "
+                        "restart", action="check the seats in (seat buttons sit_in, sit_out)")
+            return
+        self.seated = seated
+
+    def _snapshot_game(self) -> dict:
+        step = self._step()
+        return {"variant": self.options.variant, "seats_in": sorted(self.seated), "players": sorted(self.players),
+                "collection": self.take, "step": None if step is None else step.action,
+                "up_cards": {str(street): {str(s): c.code for s, c in cards.items()}
+                             for street, cards in sorted(self.up.items())},
+                "first_to_act": self._acting(),
+                "showdown": self.evaluation}
