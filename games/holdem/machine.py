@@ -41,28 +41,17 @@ from games.cards import Card
 from games.holdem import rules
 from games.holdem.options import HoldemOptions
 from games.poker.deal_plan import Step as PlanStep
+from games.poker.pitched import PitchedRound, money
 from games.poker.positions import Positions, first_to_act, left_of
-from games.round import DeviceRole, Emit, Refused, RoundMachine
-from games.round.steps import PressDue, Steps
-
-ROLES: dict[str, DeviceRole] = {
-    "shuffler": DeviceRole(kinds=("shuffler",), needed_in=frozenset({"deck_check", "shuffle"}), prepares_deck=True),
-}
-"""GAMES.md: a shuffler (deck check and count) and the lights; the cards are pitched by hand."""
+from games.round import Emit, Refused
 
 
-def _money(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
-
-
-class HoldemRound(Steps, RoundMachine):
+class HoldemRound(PitchedRound):
     """The Hold'em family's round machine (API: docs/internals.md)."""
 
     game = "holdem"
-    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
-    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("sit_out", "sit_in")
+    TABLE = "Hold'em"
     LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "small_blind", "big_blind")
-    ROLES = ROLES
 
     def __init__(self, options: HoldemOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
@@ -113,14 +102,6 @@ class HoldemRound(Steps, RoundMachine):
 
     # --- the steps of the deal (games.poker.deal_plan) ------------------------------------
 
-    def _next_step(self) -> PressDue | None:  # type: ignore[override]
-        if self.done >= len(self.steps):
-            return None
-        return PressDue("deal", "press", self._step_text(self.steps[self.done]))
-
-    def _pressed(self, due: PressDue) -> None:
-        self.done += 1
-
     def _step_text(self, step: PlanStep) -> str:
         pos = self.pos
         assert pos is not None and self.take is not None
@@ -129,10 +110,10 @@ class HoldemRound(Steps, RoundMachine):
         if step.action == "collect":
             sb, bb = pos.blinds[0], pos.blinds[-1]
             small = f"seat {sb} posts the small blind" if sb is not None else "no small blind (dead)"
-            jackpot = (f" and the jackpot {_money(self.take['jackpot'])}" if self.take["jackpot"]
+            jackpot = (f" and the jackpot {money(self.take['jackpot'])}" if self.take["jackpot"]
                        else " (no jackpot: fewer than 5 players)")
             return (f"Hand {self.round}: button seat {pos.button}{' (dead)' if pos.dead_button else ''}; {small}, "
-                    f"seat {bb} the big blind. Collect the fee {_money(self.take['fee'])}{jackpot} "
+                    f"seat {bb} the big blind. Collect the fee {money(self.take['fee'])}{jackpot} "
                     f"({n} players); press deal.")
         if step.action == "deal":
             cards = len(step.faces)
@@ -156,78 +137,25 @@ class HoldemRound(Steps, RoundMachine):
         return ("Showdown: the hands still in are shown (cards speak); a disputed showdown is entered by the pit "
                 "(cmd/showdown); press deal when the pot is awarded.")
 
-    def _dealing_prompt(self) -> dict:
-        prompt = super()._dealing_prompt()
-        if self.done < len(self.steps):
-            step = self.steps[self.done]
-            prompt["step"] = step.action
-            if step.name:
-                prompt["street"] = step.name
-        return prompt
+    # --- betting and the seats in -----------------------------------------------------------
 
-    def _due_text(self) -> str:
-        if self.done < len(self.steps):
-            return f"no card is read: the dealer pitches by hand ({self.steps[self.done].action} is due)"
-        return "no card"
+    def _can_deal(self) -> bool:
+        return self.pos is not None
 
-    def _deal_card(self, card: Card) -> None:
-        # No device reads cards in this game (ROLES); the lifecycle hands one over only in dealing.
-        message = f"a card read arrived, but {self.game} reads no cards: the dealer pitches by hand"
-        self._alarm("unexpected_card", "warning", message, expected=self._due_text(),
-                    action="check the table's device config: a Hold'em table has a shuffler only")
+    def _betting_text(self) -> str:
+        pos = self.pos
+        assert pos is not None
+        return (f"Hand {self.round}: button seat {pos.button}, big blind seat {pos.blinds[-1]}, "
+                f"{len(self.players)} players; press deal to start the hand.")
 
-    # --- betting: no deal without two players ---------------------------------------------
-
-    def _buttons(self) -> list[str]:
-        lit = super()._buttons()
-        if self.state == "betting" and self.pos is None and "deal" in lit:
-            lit.remove("deal")
-        return lit
-
-    def _prompt_for_state(self) -> dict:
-        prompt = super()._prompt_for_state()
-        if self.state == "betting" and self.pos is None:
-            prompt.update(expect="none", text=f"Hand {self.round} waits for players: two seats at least must be in "
-                                              f"(seats in: {', '.join(map(str, sorted(self.seated))) or 'none'}; "
-                                              "seat button sit_in).")
-        elif self.state == "betting":
-            pos = self.pos
-            assert pos is not None
-            prompt["text"] = (f"Hand {self.round}: button seat {pos.button}, big blind seat {pos.blinds[-1]}, "
-                              f"{len(self.players)} players; press deal to start the hand.")
-        elif self.state == "result":
-            prompt["text"] = (f"Hand {self.round} is over: push the pot, gather every card for the shuffler, "
-                              "press deal for the shuffle.")
-        return prompt
-
-    # --- seat buttons: in and out ---------------------------------------------------------
-
-    def _seat_refusal(self, name: str, seat: int) -> str | None:
-        if self.state == "closed":
-            return "the table is closed"
-        if name == "sit_in" and seat in self.seated:
-            return f"seat {seat} is already in"
-        if name == "sit_out" and seat not in self.seated:
-            return f"seat {seat} is already out"
-        return None
-
-    def _seat_pressed(self, name: str, seat: int) -> None:
+    def _seats_changed(self, name: str, seat: int) -> None:
         if name == "sit_in":
-            self.seated.add(seat)
             if self.last is not None:
                 self.waiting[seat] = "new"   # positions.deal_in: not dealt in the middle of the blinds
         else:
-            self.seated.discard(seat)
             self.waiting.pop(seat, None)
         if self.state == "betting":      # before the deal: this hand's positions follow at once
             self._place_positions()
-            self._publish_prompt()
-
-    def _seat_buttons_lit(self) -> dict[str, list[int]]:
-        if self.state == "closed":
-            return {}
-        everyone = set(range(1, self.seats + 1))
-        return {"sit_out": sorted(self.seated), "sit_in": sorted(everyone - self.seated)}
 
     def _light_seats(self) -> dict[str, list[int]]:
         seats = super()._light_seats()
@@ -243,11 +171,11 @@ class HoldemRound(Steps, RoundMachine):
         """``cmd/showdown`` {"seat": n, "cards": [...]} or {"board": [...]}: a hand shown, or the
         board, by card codes, while the showdown is due. Checked (games.holdem.rules.parse_entry),
         published as a ``reveal``, and the showdown so far is the reply."""
-        due = self.done < len(self.steps) and self.steps[self.done].action == "showdown"
-        if self.state != "dealing" or not due:
-            step = self.steps[self.done].action if self.state == "dealing" and self.done < len(self.steps) else None
-            raise Refused(f"no showdown is due (state {self.state}{f', {step} is due' if step else ''}): a showdown "
-                          "is entered after the river's betting round, before the dealer presses deal")
+        step = self._step()
+        if step is None or step.action != "showdown":
+            now = f", {step.action} is due" if step is not None else ""
+            raise Refused(f"no showdown is due (state {self.state}{now}): a showdown is entered after the river's "
+                          "betting round, before the dealer presses deal")
         has_board, has_seat = "board" in args, "seat" in args or "cards" in args
         if has_board == has_seat:
             raise Refused("give either seat and cards (a hand shown) or board (the five board cards)")
@@ -331,6 +259,5 @@ class HoldemRound(Steps, RoundMachine):
                 "positions": None if pos is None else {"button": pos.button, "dead_button": pos.dead_button,
                                                        "small_blind": pos.blinds[0], "big_blind": pos.blinds[-1]},
                 "collection": self.take,
-                "step": self.steps[self.done].action if self.state == "dealing" and self.done < len(self.steps)
-                else None,
+                "step": None if self._step() is None else self._step().action,
                 "showdown": self.evaluation}

@@ -34,15 +34,10 @@ from typing import Any, ClassVar
 from games.cards import Card
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.deal_plan import check_deck
-from games.round import DeviceRole, Emit, Refused, RoundMachine
-from games.round.steps import PressDue, Steps
+from games.poker.pitched import PitchedRound, money
+from games.round import Emit, Refused
 from games.stud import rules
 from games.stud.options import StudOptions
-
-ROLES: dict[str, DeviceRole] = {
-    "shuffler": DeviceRole(kinds=("shuffler",), needed_in=frozenset({"deck_check", "shuffle"}), prepares_deck=True),
-}
-"""GAMES.md: a shuffler (deck check and count) and the lights; the cards are pitched by hand."""
 
 STUB = {"stud_scramble": "if the stub runs short, deal all but the last card, then scramble the last card with "
                          "the four burns, cut, burn and deliver the rest",
@@ -51,18 +46,12 @@ STUB = {"stud_scramble": "if the stub runs short, deal all but the last card, th
                           "street acts first"}
 
 
-def _money(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
-
-
-class StudRound(Steps, RoundMachine):
+class StudRound(PitchedRound):
     """The Stud family's round machine (API: docs/internals.md)."""
 
     game = "stud"
-    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
-    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("sit_out", "sit_in")
+    TABLE = "Stud"
     LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("turn",)
-    ROLES = ROLES
 
     def __init__(self, options: StudOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
@@ -99,17 +88,6 @@ class StudRound(Steps, RoundMachine):
 
     # --- the steps of the deal (games.poker.deal_plan) ------------------------------------
 
-    def _step(self) -> PlanStep | None:
-        return self.steps[self.done] if self.state == "dealing" and self.done < len(self.steps) else None
-
-    def _next_step(self) -> PressDue | None:  # type: ignore[override]
-        if self.done >= len(self.steps):
-            return None
-        return PressDue("deal", "press", self._step_text(self.steps[self.done]))
-
-    def _pressed(self, due: PressDue) -> None:
-        self.done += 1
-
     def _acting(self) -> dict[str, Any] | None:
         """Who acts first now, when a betting round is due."""
         step = self._step()
@@ -123,10 +101,10 @@ class StudRound(Steps, RoundMachine):
         first = min(self.players)
         if step.action == "collect":
             if self.take["basis"] == "time":
-                fee = (f"the house's collection is by time, {_money(self.take['time_fee_each'])} per person per "
+                fee = (f"the house's collection is by time, {money(self.take['time_fee_each'])} per person per "
                        f"{self.take['period_minutes']} minutes, nothing from this pot")
             else:
-                fee = f"collect the fee {_money(self.take['fee'])} ({n} players; no jackpot in this game)"
+                fee = f"collect the fee {money(self.take['fee'])} ({n} players; no jackpot in this game)"
             return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): take each player's ante; {fee}; "
                     "press deal.")
         if step.action == "deal":
@@ -156,73 +134,18 @@ class StudRound(Steps, RoundMachine):
         return ("Showdown: the hands still in are shown (cards speak, seven cards each); a disputed showdown is "
                 "entered by the pit (cmd/showdown); press deal when the pot is awarded.")
 
-    def _dealing_prompt(self) -> dict:
-        prompt = super()._dealing_prompt()
-        if self.done < len(self.steps):
-            step = self.steps[self.done]
-            prompt["step"] = step.action
-            if step.name:
-                prompt["street"] = step.name
-        return prompt
+    # --- betting and the seats in -----------------------------------------------------------
 
-    def _due_text(self) -> str:
-        if self.done < len(self.steps):
-            return f"no card is read: the dealer pitches by hand ({self.steps[self.done].action} is due)"
-        return "no card"
+    def _can_deal(self) -> bool:
+        return bool(self.players)
 
-    def _deal_card(self, card: Card) -> None:
-        # No device reads cards in this game (ROLES); the lifecycle hands one over only in dealing.
-        message = f"a card read arrived, but {self.game} reads no cards: the dealer pitches by hand"
-        self._alarm("unexpected_card", "warning", message, expected=self._due_text(),
-                    action="check the table's device config: a Stud table has a shuffler only")
+    def _betting_text(self) -> str:
+        return (f"Hand {self.round}: {len(self.players)} players (seats "
+                f"{', '.join(map(str, sorted(self.players)))}); press deal to start the hand.")
 
-    # --- betting: no deal without two players ---------------------------------------------
-
-    def _buttons(self) -> list[str]:
-        lit = super()._buttons()
-        if self.state == "betting" and not self.players and "deal" in lit:
-            lit.remove("deal")
-        return lit
-
-    def _prompt_for_state(self) -> dict:
-        prompt = super()._prompt_for_state()
-        if self.state == "betting" and not self.players:
-            prompt.update(expect="none", text=f"Hand {self.round} waits for players: two seats at least must be in "
-                                              f"(seats in: {', '.join(map(str, sorted(self.seated))) or 'none'}; "
-                                              "seat button sit_in).")
-        elif self.state == "betting":
-            prompt["text"] = (f"Hand {self.round}: {len(self.players)} players (seats "
-                              f"{', '.join(map(str, sorted(self.players)))}); press deal to start the hand.")
-        elif self.state == "result":
-            prompt["text"] = (f"Hand {self.round} is over: push the pot, gather every card for the shuffler, "
-                              "press deal for the shuffle.")
-        return prompt
-
-    # --- seat buttons: in and out ---------------------------------------------------------
-
-    def _seat_refusal(self, name: str, seat: int) -> str | None:
-        if self.state == "closed":
-            return "the table is closed"
-        if name == "sit_in" and seat in self.seated:
-            return f"seat {seat} is already in"
-        if name == "sit_out" and seat not in self.seated:
-            return f"seat {seat} is already out"
-        return None
-
-    def _seat_pressed(self, name: str, seat: int) -> None:
-        if name == "sit_in":
-            self.seated.add(seat)
-        else:
-            self.seated.discard(seat)
+    def _seats_changed(self, name: str, seat: int) -> None:
         if self.state == "betting":      # before the deal: this hand's players follow at once
             self._place_players()
-            self._publish_prompt()
-
-    def _seat_buttons_lit(self) -> dict[str, list[int]]:
-        if self.state == "closed":
-            return {}
-        everyone = set(range(1, self.seats + 1))
-        return {"sit_out": sorted(self.seated), "sit_in": sorted(everyone - self.seated)}
 
     def _light_seats(self) -> dict[str, list[int]]:
         seats = super()._light_seats()

@@ -1,0 +1,140 @@
+"""The round machine of a poker-room game whose cards the dealer pitches by hand (issue 9).
+
+No device reads a card: the shuffler proves the deck (a deck check for a new deck, a count after
+every hand) and the controller sequences the hand from the game's deal plan
+(games.poker.deal_plan), one ``press`` prompt per step, each closed by the dealer's ``deal``.
+Seats sit in and out with the seat buttons; a hand needs two players. What differs between the
+families -- the positions (Hold'em's button and blinds) or the up cards (Stud), the text of
+each step, the showdown -- is the subclass's (games.holdem, games.stud).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from games.cards import Card
+from games.poker.deal_plan import Step as PlanStep
+from games.round import DeviceRole, RoundMachine
+from games.round.steps import PressDue, Steps
+
+ROLES: dict[str, DeviceRole] = {
+    "shuffler": DeviceRole(kinds=("shuffler",), needed_in=frozenset({"deck_check", "shuffle"}), prepares_deck=True),
+}
+"""GAMES.md: a shuffler (deck check and count) and the lights; the cards are pitched by hand."""
+
+
+def money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+class PitchedRound(Steps, RoundMachine):
+    """The part of a pitched poker game's machine that is the same in every family. Subclasses set
+    ``steps`` and ``seated`` before ``super().__init__`` and give :meth:`_step_text`,
+    :meth:`_can_deal`, :meth:`_betting_text` and :meth:`_seats_changed`."""
+
+    BUTTONS: ClassVar[tuple[str, ...]] = ("deal", "void")
+    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("sit_out", "sit_in")
+    ROLES = ROLES
+    TABLE: ClassVar[str] = "poker"
+    """The family's name in a sentence ("a Hold'em table has a shuffler only")."""
+
+    steps: tuple[PlanStep, ...]
+    seated: set[int]
+    done: int
+
+    # --- hooks -----------------------------------------------------------------------------
+
+    def _step_text(self, step: PlanStep) -> str:
+        raise NotImplementedError
+
+    def _can_deal(self) -> bool:
+        """Enough players for a hand (two at least)."""
+        raise NotImplementedError
+
+    def _betting_text(self) -> str:
+        """The prompt while bets are open and a hand can be dealt."""
+        raise NotImplementedError
+
+    def _seats_changed(self, name: str, seat: int) -> None:
+        """A seat sat in or out (``seated`` already says so); before the deal the hand follows."""
+        raise NotImplementedError
+
+    # --- the steps of the deal (games.poker.deal_plan) ------------------------------------
+
+    def _step(self) -> PlanStep | None:
+        return self.steps[self.done] if self.state == "dealing" and self.done < len(self.steps) else None
+
+    def _next_step(self) -> PressDue | None:  # type: ignore[override]
+        if self.done >= len(self.steps):
+            return None
+        return PressDue("deal", "press", self._step_text(self.steps[self.done]))
+
+    def _pressed(self, due: PressDue) -> None:
+        self.done += 1
+
+    def _dealing_prompt(self) -> dict:
+        prompt = super()._dealing_prompt()
+        if self.done < len(self.steps):
+            step = self.steps[self.done]
+            prompt["step"] = step.action
+            if step.name:
+                prompt["street"] = step.name
+        return prompt
+
+    def _due_text(self) -> str:
+        if self.done < len(self.steps):
+            return f"no card is read: the dealer pitches by hand ({self.steps[self.done].action} is due)"
+        return "no card"
+
+    def _deal_card(self, card: Card) -> None:
+        # No device reads cards in this game (ROLES); the lifecycle hands one over only in dealing.
+        message = f"a card read arrived, but {self.game} reads no cards: the dealer pitches by hand"
+        self._alarm("unexpected_card", "warning", message, expected=self._due_text(),
+                    action=f"check the table's device config: a {self.TABLE} table has a shuffler only")
+
+    # --- betting: no deal without two players ---------------------------------------------
+
+    def _buttons(self) -> list[str]:
+        lit = super()._buttons()
+        if self.state == "betting" and not self._can_deal() and "deal" in lit:
+            lit.remove("deal")
+        return lit
+
+    def _prompt_for_state(self) -> dict:
+        prompt = super()._prompt_for_state()
+        if self.state == "betting" and not self._can_deal():
+            prompt.update(expect="none", text=f"Hand {self.round} waits for players: two seats at least must be in "
+                                              f"(seats in: {', '.join(map(str, sorted(self.seated))) or 'none'}; "
+                                              "seat button sit_in).")
+        elif self.state == "betting":
+            prompt["text"] = self._betting_text()
+        elif self.state == "result":
+            prompt["text"] = (f"Hand {self.round} is over: push the pot, gather every card for the shuffler, "
+                              "press deal for the shuffle.")
+        return prompt
+
+    # --- seat buttons: in and out ---------------------------------------------------------
+
+    def _seat_refusal(self, name: str, seat: int) -> str | None:
+        if self.state == "closed":
+            return "the table is closed"
+        if name == "sit_in" and seat in self.seated:
+            return f"seat {seat} is already in"
+        if name == "sit_out" and seat not in self.seated:
+            return f"seat {seat} is already out"
+        return None
+
+    def _seat_pressed(self, name: str, seat: int) -> None:
+        if name == "sit_in":
+            self.seated.add(seat)
+        else:
+            self.seated.discard(seat)
+        self._seats_changed(name, seat)
+        if self.state == "betting":
+            self._publish_prompt()
+
+    def _seat_buttons_lit(self) -> dict[str, list[int]]:
+        if self.state == "closed":
+            return {}
+        everyone = set(range(1, self.seats + 1))
+        return {"sit_out": sorted(self.seated), "sit_in": sorted(everyone - self.seated)}
