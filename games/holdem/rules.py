@@ -40,7 +40,7 @@ from games.decks import DeckSpec
 from games.poker import positions as pos
 from games.poker.economics import Economics, hand_collection
 from games.poker.showdown import GAMES as SHOWDOWNS
-from games.poker.showdown import Showdown, showdown, split
+from games.poker.showdown import settle
 
 BOARD = 5
 """The flop (three), the turn and the river."""
@@ -117,32 +117,7 @@ def parse_entry(codes: Sequence[Any], want: int, what: str, spec: DeckSpec,
 def evaluate(variant: str, board: Sequence[Card], hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     """The showdown of the hands entered on ``board``: each hand's best high and low under the
     variant's rules, and who wins each half among them (choices 2 and 3)."""
-    rules = SHOWDOWNS[variant]
-    seats = sorted(hands)
-    made: list[Showdown] = [showdown(rules, hands[s], board) for s in seats]
-    won = split(made)
-    high = [seats[i] for i in won.high]
-    low = [seats[i] for i in won.low]
-    out: dict[str, Any] = {
-        "board": [c.code for c in board],
-        "hands": [{"seat": s, "cards": [c.code for c in hands[s]],
-                   "high": None if m.high is None else {"name": m.high.name, "key": list(m.high.key)},
-                   "low": None if m.low is None else {"name": m.low.name, "key": list(m.low.key)}}
-                  for s, m in zip(seats, made, strict=True)],
-        "high": high,
-        "low": low,
-    }
-    if rules.low is None:
-        out["pot"] = "high"
-        out["why"] = f"the best high hand wins the pot: seat{'s' if len(high) > 1 else ''} " \
-                     f"{', '.join(map(str, high))}" + (" share it" if len(high) > 1 else "")
-    elif not low:
-        out["pot"] = "high"
-        out["why"] = "no low qualifies (eight or better): the high hand wins the entire pot"
-    else:
-        out["pot"] = "split"
-        out["why"] = "the pot is split between the best high hand and the best low hand"
-    return out
+    return {"board": [c.code for c in board], **settle(SHOWDOWNS[variant], hands, board)}
 
 
 __all__ = ["BOARD", "TITLES", "EntryError", "collection", "evaluate", "hand_positions", "parse_entry",

@@ -32,9 +32,10 @@ Choices where the sheet is silent (tested in tests/games/test_poker_showdown.py)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from games.cards import Card
 from games.poker.hands import DRAW, STANDARD, Hand, HighRules, PokerHandError, best
@@ -128,6 +129,41 @@ def split(showdowns: Sequence[Showdown]) -> Split:
     return Split(_winners([s.high for s in showdowns]), _winners([s.low for s in showdowns]))
 
 
+def settle(rules: PokerRules, hands: Mapping[int, Sequence[Card]], board: Sequence[Card] = ()) -> dict[str, Any]:
+    """The showdown of the hands entered by seat, as a table publishes it: each hand's best high
+    and low, who wins each half among them, and why the pot goes where it goes (the whole pot to
+    the high hand when no low qualifies; Razz's to the best low)."""
+    seats = sorted(hands)
+    made = [showdown(rules, hands[s], board) for s in seats]
+    won = split(made)
+    high = [seats[i] for i in won.high]
+    low = [seats[i] for i in won.low]
+    out: dict[str, Any] = {
+        "hands": [{"seat": s, "cards": [c.code for c in hands[s]],
+                   "high": None if m.high is None else {"name": m.high.name, "key": list(m.high.key)},
+                   "low": None if m.low is None else {"name": m.low.name, "key": list(m.low.key)}}
+                  for s, m in zip(seats, made, strict=True)],
+        "high": high,
+        "low": low,
+    }
+    share = " share it" if len(high if rules.high is not None else low) > 1 else ""
+    if rules.high is None:
+        out["pot"] = "low"
+        out["why"] = f"the best low hand wins the pot (Razz): seat{'s' if len(low) > 1 else ''} " \
+                     f"{', '.join(map(str, low))}{share}"
+    elif rules.low is None:
+        out["pot"] = "high"
+        out["why"] = f"the best high hand wins the pot: seat{'s' if len(high) > 1 else ''} " \
+                     f"{', '.join(map(str, high))}{share}"
+    elif not low:
+        out["pot"] = "high"
+        out["why"] = "no low qualifies (eight or better): the high hand wins the entire pot"
+    else:
+        out["pot"] = "split"
+        out["why"] = "the pot is split between the best high hand and the best low hand"
+    return out
+
+
 def _winners(hands: Sequence[Hand | LowHand | None]) -> tuple[int, ...]:
     ranked = [h for h in hands if h is not None]
     if not ranked:
@@ -136,4 +172,4 @@ def _winners(hands: Sequence[Hand | LowHand | None]) -> tuple[int, ...]:
     return tuple(i for i, h in enumerate(hands) if h == top)
 
 
-__all__ = ["GAMES", "PokerRules", "Showdown", "Split", "fives", "showdown", "split"]
+__all__ = ["GAMES", "PokerRules", "Showdown", "Split", "fives", "settle", "showdown", "split"]

@@ -54,7 +54,7 @@ from games.decks import DeckSpec
 from games.poker.bring_in import bring_in, first_to_act
 from games.poker.economics import Economics, hand_collection
 from games.poker.showdown import GAMES as SHOWDOWNS
-from games.poker.showdown import Showdown, showdown, split
+from games.poker.showdown import settle
 
 HAND = 7
 """Cards of a hand at the showdown."""
@@ -191,36 +191,7 @@ def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str],
 def evaluate(game: str, hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     """The showdown of the hands entered: each hand's best high and low (the best five of seven)
     under the variant's rules, and who wins each half among them (choice 4)."""
-    rules = SHOWDOWNS[game]
-    seats = sorted(hands)
-    made: list[Showdown] = [showdown(rules, hands[s]) for s in seats]
-    won = split(made)
-    high = [seats[i] for i in won.high]
-    low = [seats[i] for i in won.low]
-    out: dict[str, Any] = {
-        "hands": [{"seat": s, "cards": [c.code for c in hands[s]],
-                   "high": None if m.high is None else {"name": m.high.name, "key": list(m.high.key)},
-                   "low": None if m.low is None else {"name": m.low.name, "key": list(m.low.key)}}
-                  for s, m in zip(seats, made, strict=True)],
-        "high": high,
-        "low": low,
-    }
-    share = " share it" if len(high if rules.high is not None else low) > 1 else ""
-    if rules.high is None:
-        out["pot"] = "low"
-        out["why"] = f"the best low hand wins the pot (Razz): seat{'s' if len(low) > 1 else ''} " \
-                     f"{', '.join(map(str, low))}{share}"
-    elif rules.low is None:
-        out["pot"] = "high"
-        out["why"] = f"the best high hand wins the pot: seat{'s' if len(high) > 1 else ''} " \
-                     f"{', '.join(map(str, high))}{share}"
-    elif not low:
-        out["pot"] = "high"
-        out["why"] = "no low qualifies (eight or better): the high hand wins the entire pot"
-    else:
-        out["pot"] = "split"
-        out["why"] = "the pot is split between the best high hand and the best low hand"
-    return out
+    return settle(SHOWDOWNS[game], hands)
 
 
 __all__ = ["HAND", "TITLES", "UP_STREETS", "EntryError", "collection", "evaluate", "ordinal", "parse_hand",
