@@ -1,6 +1,6 @@
-"""A game's round machine driven as the controller drives it, for the round tests of the
-player-dealer card games dealt from a shoe (No Bust, Hot Action Blackjack): every event checked
-against the game's schemas and every snapshot against the state schema as it is made."""
+"""A game's round machine driven as the controller drives it, for the round tests of the games
+(No Bust, Hot Action Blackjack, the poker room's Hold'em and Stud): every event checked against
+the game's schemas and every snapshot against the state schema as it is made."""
 
 from __future__ import annotations
 

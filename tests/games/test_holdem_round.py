@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
+from round_run import RoundRun
 
-from controller.schemas import validate, validate_event
 from games.cards import cards
 from games.holdem import HoldemOptions, HoldemRound
 from games.round import Refused
@@ -19,24 +19,13 @@ from games.round import Refused
 CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
 
 
-class Run:
+class Run(RoundRun):
+    """The machine driven as the controller drives it (tests/round_run.py), on a 6-seat table."""
+
+    m: HoldemRound
+
     def __init__(self, **options) -> None:
-        self.events: list[tuple[str, dict]] = []
-        self.m: HoldemRound | None = None
-        self.m = HoldemRound(HoldemOptions(**{"seats": 6, **options}), self.emit)
-
-    def emit(self, kind: str, data: dict) -> None:
-        env = {"seq": len(self.events) + 1, "ts": 0.0, "table": "h", "round": None, "kind": kind, "data": data}
-        validate_event(json.loads(json.dumps(env)), game="holdem")
-        self.events.append((kind, data))
-        if self.m is not None:
-            validate("state", {**json.loads(json.dumps(self.m.snapshot())), "table": "h", "seq": 1, "ts": 0.0})
-
-    def last(self, kind: str) -> dict:
-        return next(d for k, d in reversed(self.events) if k == kind)
-
-    def all(self, kind: str) -> list[dict]:
-        return [d for k, d in self.events if k == kind]
+        super().__init__("holdem", HoldemOptions(**{"seats": 6, **options}), "h")
 
     def open(self) -> Run:
         self.m.open()
