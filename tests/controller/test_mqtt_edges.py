@@ -6,6 +6,7 @@ connection, one that imposes a shorter keepalive (MQTT v5 Server Keep Alive)."""
 
 from __future__ import annotations
 
+import logging
 import queue
 import socket
 import struct
@@ -114,6 +115,36 @@ def test_a_broker_that_refuses_mqtt_3_1_1_is_retried_and_never_breaks_the_table_
             reactor.wait(end)   # raised OSError("no socket was opened for this connect")
         connects = [t for t, cmd in fake.seen if cmd == 0x10]
         assert len(connects) >= 2, "refused once, then never tried again"
+    finally:
+        publisher.stop(timeout=1)
+        reactor.close()
+        fake.close()
+
+
+def test_a_listener_that_never_answers_connect_is_said_so_once(caplog) -> None:
+    """Something accepts TCP on the broker's port and never sends a CONNACK: after a keepalive
+    the connect is given up and retried, and the warning says what happened (it blamed a missing
+    client certificate before); said once, not once per retry."""
+    def silent(fake: FakeBroker, conn: socket.socket) -> None:
+        for _ in fake.packets(conn):
+            pass
+
+    fake = FakeBroker(silent)
+    inbox = Inbox()
+    publisher = Publisher(MqttSection(host="127.0.0.1", port=fake.port, prefix="casino", keepalive=5,
+                                      reconnect_max_delay=1), "rv-05", inbox, game="baccarat")
+    reactor = Reactor(inbox, publisher)
+    caplog.set_level(logging.DEBUG, logger="controller.publisher")
+    try:
+        publisher.start(1)
+        end = time.monotonic() + 4 * WAIT
+        said = lambda: [r for r in caplog.records if "cannot connect" in r.getMessage()]  # noqa: E731
+        while len(said()) < 2 and time.monotonic() < end:   # two attempts given up
+            reactor.wait(min(end, time.monotonic() + 0.5))
+        warnings = [r.getMessage() for r in said() if r.levelno == logging.WARNING]
+        assert len(said()) >= 2 and len(warnings) == 1, [r.getMessage() for r in said()]
+        assert "no answer to CONNECT within the keepalive (5 s): is an MQTT broker listening there?" in warnings[0]
+        assert "client certificate" not in warnings[0]
     finally:
         publisher.stop(timeout=1)
         reactor.close()
