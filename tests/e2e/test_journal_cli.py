@@ -188,8 +188,10 @@ class Running:
     """`tablectl run` in a process of its own, its output drained by a thread."""
 
     def __init__(self, config: Path) -> None:
+        # PYTHONFAULTHANDLER: a run that will not stop is made to dump every thread's stack (stop()).
         self.proc = subprocess.Popen([*TABLECTL, "run", "--config", str(config)], stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
+                                     stderr=subprocess.STDOUT, text=True,
+                                     env={**os.environ, "PYTHONFAULTHANDLER": "1"})
         self.lines: list[str] = []
         self.ready = threading.Event()
         threading.Thread(target=self._drain, daemon=True).start()
@@ -206,7 +208,13 @@ class Running:
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(30)
+        try:
+            return self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGABRT)   # the stacks of its threads go to the output
+            self.proc.wait(10)
+            raise AssertionError("tablectl run did not stop within 30 s of SIGTERM; its last output:\n"
+                                 + "".join(self.lines[-150:])) from None
 
 
 def alarm(code: str) -> Callable:
