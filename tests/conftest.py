@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 import paho.mqtt.client as mqtt
 import pytest
 from mqtt_support import RunningBroker, Subscriber, running_broker
+from postgres_support import pg_url, postgres  # noqa: F401  (fixtures: a real PostgreSQL)
 
 
 @pytest.fixture
