@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 import tempfile
 import threading
@@ -26,6 +25,7 @@ from controller.journal_check import JournalError
 from controller.pit_client import PitClient
 from controller.pitview import PitView
 from drivers.kinds import KINDS
+from drivers.stop_signal import StopSignal
 from games import registry
 
 if TYPE_CHECKING:
@@ -281,15 +281,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     controller = build_controller(
         cfg, on_ready=lambda: _notify("READY=1", f"STATUS=table {cfg.table.id} ready; MQTT {where}"),
         on_tick=None if watchdog is None else watchdog.tick, tick=interval or 10.0)
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = StopSignal()   # before any thread starts: a SIGTERM from now on is never lost
     controller.start()
     pings = "" if interval is None else f"; watchdog ping every {interval:g} s while devices and MQTT are alive"
     print(f"tablectl: table {cfg.table.id} ready; publishing to {where}{pings}", flush=True)
     # Wake on a signal or on the table thread ending by itself, whichever is first.
-    threading.Thread(target=lambda: (controller.table.done.wait(), stop.set()), daemon=True).start()
-    stop.wait()
+    threading.Thread(target=lambda: (controller.table.done.wait(), stop.wake()), daemon=True).start()
+    stop.wait()   # left installed: a second SIGTERM while the table stops must not kill it half-way
     _notify("STOPPING=1", f"STATUS=table {cfg.table.id} stopping")
     controller.stop()
     if isinstance(controller.table.error, JournalError):  # damaged or read-only while running: no restart fixes it
@@ -418,10 +416,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
           f"dealer follows {base}/event/prompt", flush=True)
     if args.fault:
         print(f"tablectl sim: faults {', '.join(map(str, args.fault))}", flush=True)
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    StopSignal().wait()   # left installed while the simulator stops
     rig.stop()
     pit.stop()
     return 0

@@ -25,7 +25,6 @@ import argparse
 import logging
 import math
 import re
-import signal
 import sys
 import threading
 import time
@@ -38,6 +37,7 @@ from typing import Any
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import REPLAY_LIMIT, PitView
 from controller.schemas import SchemaError, show, validate, validate_event
+from drivers.stop_signal import StopSignal
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -505,10 +505,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"tablectl watch: {exc}", file=sys.stderr)
         return 1
     print(f"watching {base} on {host}:{port}", flush=True)
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
+    StopSignal().wait()   # left installed while the watch closes
     watch.close()
     pit.stop()
     print(watch.summary(), flush=True)

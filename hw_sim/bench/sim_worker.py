@@ -28,6 +28,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.stop_signal import StopSignal
+
 log = logging.getLogger(__name__)
 
 
@@ -140,9 +142,7 @@ def run_sim_worker(args: argparse.Namespace) -> int:
             print("paused", flush=True)
         dealer.on_event(env)
 
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    stop = StopSignal()   # SIGTERM or SIGINT; SIGUSR1's handler runs as usual while it waits
     signal.signal(signal.SIGUSR1, lambda *_: pause.set())
     link = DealerLink(broker["host"], broker["port"], [f"{base}/event/prompt"], on_event,
                       client_id=f"{table}-bench-sim").start()

@@ -25,15 +25,16 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.stop_signal import StopSignal
+
 BARE_TOPIC = "bench/bare/event/card"
 BARE_END_TOPIC = "bench/bare/event/end"
 
 
-def _stop_on_sigterm() -> threading.Event:
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    return stop
+def _stop_on_sigterm() -> StopSignal:
+    """The bench ends a worker with SIGTERM; an Event set by a handler could miss it
+    (drivers/stop_signal.py) and hang the bench."""
+    return StopSignal()
 
 
 def _connect(client: mqtt.Client, host: str, port: int, timeout: float = 10.0) -> None:
@@ -159,8 +160,7 @@ def run_bare_writer(args: argparse.Namespace) -> int:
     port.write_timeout = 60.0   # at full speed, wait for the reader rather than drop frames
     codes = [c.code for c in standard(8).all_cards()]
     random.Random(args.seed).shuffle(codes)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stop = StopSignal((signal.SIGTERM,))
     print("ready", flush=True)
     if sys.stdin.readline().strip() != "go":
         return 1

@@ -208,13 +208,45 @@ class Running:
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+        return self.exit_code()
+
+    def exit_code(self, within: float = 30) -> int:
+        """The run's exit code once it has stopped (no signal sent here)."""
         try:
-            return self.proc.wait(30)
+            return self.proc.wait(within)
         except subprocess.TimeoutExpired:
             self.proc.send_signal(signal.SIGABRT)   # the stacks of its threads go to the output
             self.proc.wait(10)
-            raise AssertionError("tablectl run did not stop within 30 s of SIGTERM; its last output:\n"
+            raise AssertionError(f"tablectl run did not stop within {within:g} s of SIGTERM; its last output:\n"
                                  + "".join(self.lines[-150:])) from None
+
+
+def tgkill(pid: int, tid: int, sig: int) -> None:
+    """Send ``sig`` to one thread of another process (Python has no tgkill)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(234, pid, tid, sig) != 0:   # SYS_tgkill on x86_64
+        raise OSError(ctypes.get_errno(), f"tgkill {pid} {tid}")
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the tgkill syscall number is x86_64's")
+def test_run_stops_on_a_sigterm_the_kernel_hands_to_another_thread(tmp_path: Path, broker) -> None:
+    # The hang seen once in about 40 starts: the SIGTERM reached a thread other than the main one,
+    # and the main thread, asleep in Event.wait, never ran its Python handler
+    # (drivers/stop_signal.py). Here it is sent that way on purpose, to the first thread the run
+    # started (a device line's, asleep in a C-level wait): before the fix the run hung every time.
+    journal = tmp_path / "journal.db"
+    journal_with(journal, n=2, delivered=2)
+    run = Running(config_for(tmp_path, journal, broker.port))
+    pid = run.proc.pid
+    others = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid)
+    assert others, "tablectl run has threads besides the main one"
+    tgkill(pid, others[0], signal.SIGTERM)
+    try:
+        assert run.exit_code(within=10) == 0   # that one signal: stop() would send another
+    finally:
+        run.stop()
 
 
 def alarm(code: str) -> Callable:
