@@ -25,11 +25,13 @@ SHOWDOWN: dict = {
         "id": {"type": ["string", "integer"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 14},
         "cards": CODES,
+        "board": CODES,
     },
     "additionalProperties": False,
 }
-"""``cmd/showdown``: a hand shown ({"seat", "cards"}: seven codes). The codes are checked by the
-machine, not here, so that no error message quotes one."""
+"""``cmd/showdown``: a hand shown ({"seat", "cards"}: seven codes, or six when the stub ran short
+and a community card was turned up), or that community card ({"board": [code]}). The codes are
+checked by the machine, not here, so that no error message quotes one."""
 
 UP_CARDS: dict = {
     "type": "object",

@@ -35,6 +35,7 @@ from games.cards import Card
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.deal_plan import check_deck
 from games.poker.pitched import PitchedRound, money
+from games.poker.time_clock import TimeClock
 from games.round import Emit, Refused
 from games.stud import rules
 from games.stud.options import StudOptions
@@ -62,8 +63,13 @@ class StudRound(PitchedRound):
         self.done = 0                                   # plan steps done this hand
         self.up: dict[int, dict[int, Card]] = {}        # street -> seat -> up card entered
         self.shown: dict[int, tuple[Card, ...]] = {}
+        self.community: Card | None = None              # turned up when the stub ran short
         self.evaluation: dict[str, Any] | None = None
         self.take: dict[str, Any] | None = None
+        schedule = options.economics.schedule
+        self.time_clock = (TimeClock(schedule.time_fee, schedule.period_minutes) if schedule.basis == "time"
+                           else None)
+        """Stud Hi-Lo's time collection (games.poker.time_clock): collected as each hand starts."""
         super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
 
     # --- players and collection -----------------------------------------------------------
@@ -80,9 +86,11 @@ class StudRound(PitchedRound):
         self._place_players()
 
     def _clear_layout(self) -> None:
-        self.done, self.up, self.shown, self.evaluation = 0, {}, {}, None
+        self.done, self.up, self.shown, self.community, self.evaluation = 0, {}, {}, None, None
 
     def _entered_dealing(self) -> None:
+        if self.time_clock is not None and self.take is not None:
+            self.take = {**self.take, **self.time_clock.collect(self.players)}
         self._emit("action_button", {"seat": None, "players": sorted(self.players),
                                      "variant": self.options.variant, "collection": self.take})
 
@@ -101,8 +109,11 @@ class StudRound(PitchedRound):
         first = min(self.players)
         if step.action == "collect":
             if self.take["basis"] == "time":
-                fee = (f"the house's collection is by time, {money(self.take['time_fee_each'])} per person per "
-                       f"{self.take['period_minutes']} minutes, nothing from this pot")
+                due = self.take.get("time_due", [])
+                rate = f"{money(self.take['time_fee_each'])} per person per {self.take['period_minutes']} minutes"
+                fee = (f"collect time ({rate}) from seat{'s' if len(due) > 1 else ''} "
+                       f"{', '.join(map(str, due))}: {money(self.take['fee'])} in all, nothing from this pot"
+                       if due else f"no player's time is due this hand ({rate}), nothing from this pot")
             else:
                 fee = f"collect the fee {money(self.take['fee'])} ({n} players; no jackpot in this game)"
             return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): take each player's ante; {fee}; "
@@ -158,6 +169,8 @@ class StudRound(PitchedRound):
         taken: dict[Card, str] = {}
         for street, cards in self.up.items():
             taken.update({c: f"seat {s}'s up card of {rules.ordinal(street)}" for s, c in cards.items()})
+        if self.community is not None:
+            taken[self.community] = "the community card"
         for s, hand in self.shown.items():
             taken.update({c: f"seat {s}'s hand" for c in hand})
         return taken
@@ -203,8 +216,10 @@ class StudRound(PitchedRound):
             now = f", {step.action} is due" if step is not None else ""
             raise Refused(f"no showdown is due (state {self.state}{now}): a showdown is entered after 7th "
                           "street's betting round, before the dealer presses deal")
-        if set(args) - {"id", "seat", "cards"} or "board" in args:
-            raise Refused("give seat and cards (a hand shown, seven cards): stud has no board")
+        if "board" in args:
+            return self._community(args)
+        if set(args) - {"id", "seat", "cards"}:
+            raise Refused("give seat and cards (a hand shown, seven cards), or board (the community card)")
         seat, codes = args.get("seat"), args.get("cards")
         if seat is None or codes is None:
             raise Refused("a hand shown needs both seat and cards")
@@ -216,13 +231,45 @@ class StudRound(PitchedRound):
         taken = {c: where for c, where in self._taken().items() if not where.startswith(f"seat {seat}'s up")}
         mine = [(street, cards[seat]) for street, cards in sorted(self.up.items()) if seat in cards]
         try:
-            hand = rules.parse_hand(codes, seat, self.spec, taken, mine)
+            hand = rules.parse_hand(codes, seat, self.spec, taken, mine, community=self.community is not None)
         except rules.EntryError as exc:
             raise Refused(str(exc)) from None
         self.shown[seat] = hand
         self._emit("reveal", {"hand": "seat", "seat": seat, "cards": [c.code for c in hand]})
-        self.evaluation = rules.evaluate(self.options.game, self.shown)
-        return {"showdown": self.evaluation, "entered": {"seats": sorted(self.shown)}}
+        return self._evaluate()
+
+    def _community(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/showdown`` {"board": [code]}: the community card of a hand whose stub ran short
+        (7-CARD STUD's rule, only where this hand's players could need it), entered before the
+        hands shown, which then hold six cards each."""
+        if set(args) - {"id", "board"}:
+            raise Refused("give the board alone (the community card), or a hand shown (seat and cards)")
+        check = check_deck(self.options.game, len(self.players))
+        if check.fallback != "stud_community":
+            raise Refused(f"no community card in this hand: {len(self.players)} players do not run the stub short "
+                          "enough for one (the sheet's community card is for when scrambling the last card with "
+                          "the burns still leaves too few)")
+        if self.community is not None:
+            raise Refused("the community card is already entered for this hand (a reveal is never taken back)")
+        if self.shown:
+            raise Refused(f"hands are already entered with seven cards (seats {', '.join(map(str, sorted(self.shown)))}):"
+                          " a community card is entered before the hands shown")
+        try:
+            self.community = rules.parse_community(args["board"], self.spec, self._taken())
+        except rules.EntryError as exc:
+            raise Refused(str(exc)) from None
+        self._emit("reveal", {"hand": "community", "card": self.community.code})
+        return self._evaluate()
+
+    def _evaluate(self) -> dict:
+        """The showdown so far: each hand shown with the community card, if any, in it."""
+        board = (self.community,) if self.community is not None else ()
+        self.evaluation = (rules.evaluate(self.options.game, {s: h + board for s, h in self.shown.items()})
+                           if self.shown else None)
+        entered: dict[str, Any] = {"seats": sorted(self.shown)}
+        if self.community is not None:
+            entered["community"] = self.community.code
+        return {"showdown": self.evaluation, "entered": entered}
 
     # --- the result -----------------------------------------------------------------------
 
@@ -233,6 +280,7 @@ class StudRound(PitchedRound):
         return {"players": sorted(self.players), "variant": self.options.variant, "collection": self.take,
                 "up_cards": {str(street): {str(s): c.code for s, c in cards.items()}
                              for street, cards in sorted(self.up.items())},
+                "community": None if self.community is None else self.community.code,
                 "showdown": self.evaluation}
 
     # --- restart and snapshot -------------------------------------------------------------

@@ -165,15 +165,18 @@ def who_acts(variant: str, game: str, street: int, up: Mapping[int, Mapping[int,
 
 
 def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str],
-               up: Sequence[tuple[int, Card]]) -> tuple[Card, ...]:
-    """Seat ``seat``'s seven cards, or :class:`EntryError`; ``up``: its up cards entered, as
-    (street, card), which the hand must hold."""
+               up: Sequence[tuple[int, Card]], *, community: bool = False) -> tuple[Card, ...]:
+    """Seat ``seat``'s seven cards (six beside a ``community`` card: "The card plays in everyone's
+    hand"), or :class:`EntryError`; ``up``: its up cards entered, as (street, card), which the hand
+    must hold."""
     what = f"seat {seat}'s hand"
+    size = HAND - 1 if community else HAND
     if not isinstance(codes, Sequence) or isinstance(codes, str):
-        raise EntryError(f"{what} is a list of {HAND} card codes")
-    if len(codes) != HAND:
-        raise EntryError(f"{what} is {HAND} cards, not {len(codes)} (\"A player must have seven cards in "
-                         "order to win\")")
+        raise EntryError(f"{what} is a list of {size} card codes")
+    if len(codes) != size:
+        beside = " beside the community card" if community else ""
+        raise EntryError(f"{what} is {size} cards{beside}, not {len(codes)} (\"A player must have seven cards "
+                         "in order to win\")")
     out: list[Card] = []
     for i, code in enumerate(codes, start=1):
         c = _card(code, f"card {i} of {what}", spec)
@@ -188,11 +191,23 @@ def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str],
     return tuple(out)
 
 
+def parse_community(codes: Any, spec: DeckSpec, taken: Mapping[Card, str]) -> Card:
+    """The one community card turned up when the stub ran short (7-CARD STUD: "a community card
+    will be used. The dealer will then burn a card and turn a card up in the center of the
+    table"), or :class:`EntryError`."""
+    if not isinstance(codes, Sequence) or isinstance(codes, str) or len(codes) != 1:
+        raise EntryError("the community card is one card code: stud turns up one card in the centre")
+    c = _card(codes[0], "the community card", spec)
+    if c in taken:
+        raise EntryError(f"the community card is already entered for {taken[c]}: one deck holds it once")
+    return c
+
+
 def evaluate(game: str, hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     """The showdown of the hands entered: each hand's best high and low (the best five of seven)
     under the variant's rules, and who wins each half among them (choice 4)."""
     return settle(SHOWDOWNS[game], hands)
 
 
-__all__ = ["HAND", "TITLES", "UP_STREETS", "EntryError", "collection", "evaluate", "ordinal", "parse_hand",
-           "parse_up", "street_of", "who_acts"]
+__all__ = ["HAND", "TITLES", "UP_STREETS", "EntryError", "collection", "evaluate", "ordinal",
+           "parse_community", "parse_hand", "parse_up", "street_of", "who_acts"]

@@ -66,8 +66,14 @@ def test_seeded_hands_up_cards_fees_and_a_hi_lo_showdown_recomputed(table_factor
                 and e["data"]["expect"] == "press"]
         assert seen == actions, "antes, 3rd street, bet, then burn + street + bet four times, showdown"
         ab = next(e["data"] for e in events if e["kind"] == "action_button" and e["round"] == rnd)
-        assert ab["collection"] == rules.collection(options.economics, len(ab["players"]), "stud_hi_lo_4_8")
-        assert ab["collection"]["basis"] == "time" and ab["collection"]["fee"] == 0
+        # "$6.00 PER 1/2 HOUR PER PERSON": every player's time as the first hand starts, then none
+        # within the half hour this run lasts (games/poker/time_clock.py).
+        due = ab["players"] if res is results[0] else []
+        assert ab["collection"] == {**rules.collection(options.economics, len(ab["players"]), "stud_hi_lo_4_8"),
+                                    "time_due": due, "fee": 600 * len(due),
+                                    "time_left": {str(s): ab["collection"]["time_left"][str(s)] for s in ab["players"]}}
+        assert all(0 < m <= 30 for m in ab["collection"]["time_left"].values())
+        assert ab["collection"]["basis"] == "time"
         assert res["data"]["collection"] == ab["collection"]
 
     first = results[0]["data"]

@@ -93,10 +93,48 @@ def test_the_hand_starts_with_its_players_and_fee_and_every_hand_is_dealt_from_a
     assert all(s == {"ok": True, "count": 52, "expected": 52} for s in r.all("shuffle")) and len(r.all("shuffle")) == 3
 
 
-def test_stud_hi_lo_prompts_the_time_collection():
+def test_stud_hi_lo_collects_each_players_time_as_the_hand_starts_and_again_when_it_runs_out():
+    # "$6.00 PER 1/2 HOUR PER PERSON" (games/poker/time_clock.py): seats 1-6 pay as the first hand
+    # starts; 12 minutes later nobody; seat 5 sits out; at 31 minutes the other five pay again.
     r = Run(variant="stud_hi_lo").open()
+    now = [100.0]
+    r.m.time_clock.clock = lambda: now[0]
     r.m.press("deal")
-    assert "by time, $6.00 per person per 30 minutes, nothing from this pot" in r.last("prompt")["text"]
+    take = r.last("action_button")["collection"]
+    assert take["time_due"] == [1, 2, 3, 4, 5, 6] and take["fee"] == 3600
+    assert take["time_left"] == {str(s): 30 for s in range(1, 7)}
+    assert ("collect time ($6.00 per person per 30 minutes) from seats 1, 2, 3, 4, 5, 6: $36.00 in all, "
+            "nothing from this pot") in r.last("prompt")["text"]
+    while r.m.state == "dealing":
+        assert r.m.press("deal").accepted
+    assert r.last("result")["collection"]["fee"] == 3600
+    assert r.m.press("deal").accepted
+    r.m.shuffled(52)
+    now[0] += 12 * 60
+    first_hand_fee = r.hand()["collection"]
+    assert first_hand_fee["time_due"] == [] and first_hand_fee["fee"] == 0
+    assert r.m.press("sit_out", 5).accepted
+    now[0] += 19 * 60
+    r.m.press("deal")
+    take = r.last("action_button")["collection"]
+    assert take["time_due"] == [1, 2, 3, 4, 6] and take["fee"] == 3000
+    assert "5" not in take["time_left"]
+
+
+def test_a_voided_stud_hi_lo_hand_does_not_collect_time_twice():
+    r = Run(variant="stud_hi_lo").open()
+    r.m.time_clock.clock = lambda: 50.0
+    r.m.press("deal")
+    assert r.last("action_button")["collection"]["fee"] == 3600
+    r.m.void("misdeal: a down card exposed", by="pit")
+    while r.m.state != "betting":
+        if r.m.state == "shuffle":
+            r.m.shuffled(52)
+        else:
+            assert r.m.press("deal").accepted, r.m.state
+    r.m.press("deal")
+    assert r.m.state == "dealing"
+    assert r.last("action_button")["collection"]["time_due"] == []
 
 
 def test_eight_players_the_seventh_street_prompt_names_the_short_stub_rule():
@@ -104,6 +142,62 @@ def test_eight_players_the_seventh_street_prompt_names_the_short_stub_rule():
     r.m.press("deal")
     r.to("deal", "7th street")
     assert "community card" in r.last("prompt")["text"]
+
+
+def to_showdown(r: Run) -> None:
+    r.m.press("deal")
+    while r.last("prompt").get("step") != "showdown":
+        assert r.m.press("deal").accepted
+
+
+def test_eight_players_a_community_card_plays_in_every_hand_shown():
+    # 7-CARD STUD, the stub: with 8 players, 3rd to 6th street take 24 + 3 burns + 24 = 51 cards;
+    # the last card and the four burns, scrambled, less a burn, leave 4 for 8 down cards: "a
+    # community card will be used ... The card plays in everyone's hand." Seat 1 shows six cards
+    # making a flush with the community AH; seat 2 a pair of kings with it.
+    r = Run(seats=8).open()
+    to_showdown(r)
+    with pytest.raises(Refused, match="seat 1's hand is 7 cards, not 6"):   # no community card entered yet
+        r.m.command("showdown", {"seat": 1, "cards": ["2H", "5H", "9H", "JH", "KS", "3C"]})
+    reply = r.m.command("showdown", {"board": ["AH"]})
+    assert reply == {"showdown": None, "entered": {"seats": [], "community": "AH"}}
+    with pytest.raises(Refused, match="the community card is already entered"):
+        r.m.command("showdown", {"board": ["AD"]})
+    with pytest.raises(Refused, match="seat 1's hand is 6 cards beside the community card, not 7"):
+        r.m.command("showdown", {"seat": 1, "cards": ["2H", "5H", "9H", "JH", "KS", "3C", "4C"]})
+    with pytest.raises(Refused, match="card 2 of seat 2's hand is already entered for the community card"):
+        r.m.command("showdown", {"seat": 2, "cards": ["KD", "AH", "7C", "8D", "4S", "6S"]})
+    r.m.command("showdown", {"seat": 1, "cards": ["2H", "5H", "9H", "JH", "KS", "3C"]})
+    reply = r.m.command("showdown", {"seat": 2, "cards": ["KD", "KC", "7C", "8D", "4S", "6S"]})
+    hands = {h["seat"]: h for h in reply["showdown"]["hands"]}
+    assert reply["showdown"]["high"] == [1]
+    assert hands[1]["high"]["name"] == "flush" and hands[1]["cards"][-1] == "AH"   # A-J-9-5-2 of hearts
+    assert hands[2]["high"]["name"] == "pair" and hands[2]["high"]["key"][:3] == [1, 13, 14]   # kings, ace kicker
+    assert [d["hand"] for d in r.all("reveal")] == ["community", "seat", "seat"]
+    assert r.all("reveal")[0] == {"hand": "community", "card": "AH"}
+    r.m.press("deal")
+    assert r.last("result")["community"] == "AH" and r.last("result")["showdown"] == reply["showdown"]
+
+
+def test_the_community_card_comes_before_the_hands_shown_and_only_with_eight_players():
+    r = Run(seats=8).open()
+    to_showdown(r)
+    r.m.command("showdown", {"seat": 1, "cards": ["2H", "5H", "9H", "JH", "KS", "3C", "AH"]})
+    with pytest.raises(Refused, match=r"hands are already entered with seven cards \(seats 1\)"):
+        r.m.command("showdown", {"board": ["AD"]})
+    r2 = Run(seats=8).open()
+    to_showdown(r2)
+    with pytest.raises(Refused, match="the community card is one card code"):
+        r2.m.command("showdown", {"board": ["AD", "KD"]})
+    r3 = Run(seats=8).open()
+    to_showdown(r3)
+    with pytest.raises(Refused) as caught:
+        r3.m.command("showdown", {"board": ["ZZ"]})
+    assert "ZZ" not in caught.value.reason and "the community card is not a card code" in caught.value.reason
+    r7 = Run(seats=7).open()
+    to_showdown(r7)
+    with pytest.raises(Refused, match="no community card in this hand: 7 players"):
+        r7.m.command("showdown", {"board": ["AD"]})
 
 
 # --- the up cards --------------------------------------------------------------------------
@@ -196,7 +290,7 @@ def test_stud_hi_lo_showdown_split_and_the_hand_must_hold_its_up_cards():
     assert (reply["showdown"]["high"], reply["showdown"]["low"], reply["showdown"]["pot"]) == ([1], [3], "split")
     with pytest.raises(Refused, match="seat 3's hand is already entered"):
         r.m.command("showdown", {"seat": 3, "cards": ["2C", "4D", "5D", "6H", "7H", "KC", "KS"]})
-    with pytest.raises(Refused, match="stud has no board"):
+    with pytest.raises(Refused, match="no community card in this hand: 6 players do not run the stub short"):
         r.m.command("showdown", {"board": ["2C"]})
     assert [d["hand"] for d in r.all("reveal")] == ["up", "up", "seat", "seat"]
     r.m.press("deal")
