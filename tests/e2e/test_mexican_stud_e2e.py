@@ -45,6 +45,9 @@ def test_seeded_hands_deck_streets_fees_an_opened_card_and_a_showdown_recomputed
     table.pit.publish(f"{table.base}/cmd/expose", {"id": "early", "seat": 2, "card": OPENED})
     early = table.wait_event("command", lambda d: d["id"] == "early")["data"]
     assert early["ok"] is False and OPENED not in early["error"]
+    table.pit.publish(f"{table.base}/cmd/expose", {"id": "malformed", "seat": 2})
+    malformed = table.wait_event("command", lambda d: d["id"] == "malformed")["data"]
+    assert malformed["ok"] is False and malformed["error"] == "bad expose command: card: is required"
     table.pit.publish(f"{table.base}/cmd/up_cards", {"id": "up2", "street": 2, "cards": SECOND})
     table.wait_event("command", lambda d: d["id"] == "up2" and d["ok"])
     named = table.wait_event("action_button", lambda d: d.get("street") == 2)["data"]
