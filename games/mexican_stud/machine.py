@@ -291,6 +291,8 @@ class MexicanStudRound(PitchedRound):
             raise Refused(f"a player opens his down card after a betting round, before the next card: not now "
                           f"({self._now()})")
         if by == "dealer":
+            if self.done < next(i for i, s in enumerate(self.steps) if s.action == "deal"):
+                raise Refused(f"no card is dealt yet ({self._now()}): a down card is exposed once it is dealt")
             if not any(s.faces == KEEP_ONE_DOWN for s in self.steps[self.done:]):
                 raise Refused(f"no card is left to deal to this seat ({self._now()}): an exposure after the fifth "
                               "card changes nothing; the card is seen at the showdown")

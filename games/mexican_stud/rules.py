@@ -80,8 +80,6 @@ DOWN = "down"
 """What the pit enters for a seat whose card on a street was dealt face down."""
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
-By = Literal["player", "dealer"]
-
 
 class EntryError(ValueError):
     """An entry the rules refuse; the message names no card code entered."""

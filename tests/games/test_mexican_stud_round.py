@@ -13,7 +13,7 @@ import pytest
 from round_run import RoundRun
 
 from games.cards import card, cards
-from games.mexican_stud import MexicanOptions, MexicanStudRound
+from games.mexican_stud import GAME, MexicanOptions, MexicanStudRound
 from games.round import Refused
 
 CODE = re.compile(r"\b(?:JK|(?:10|[2-9AJQK])[CDHS])\b")
@@ -289,6 +289,8 @@ def test_the_dealer_exposing_a_down_card_makes_the_next_card_down_and_permits_al
     up to the last exposing step."""
     r = Run().open()
     r.m.press("deal")
+    assert r.refused("expose", {"seat": 2, "card": "QS", "by": "dealer"}).startswith(
+        "no card is dealt yet (state dealing, collect (collection) is due)")
     r.to("deal", "first two cards")
     assert r.refused("expose", {"seat": 2, "card": "QS", "by": "dealer"}).startswith(
         "the cards are being dealt (state dealing, deal (first two cards) is due): enter the exposure once the deal")
@@ -346,6 +348,8 @@ def test_showdown_by_card_codes_with_the_mexican_ranking():
     assert [d["hand"] for d in r.all("reveal")] == ["up", "up", "seat", "seat"]
     r.m.press("deal")
     assert r.last("result")["showdown"] == out
+    assert GAME.summary(r.last("result")) == ("button 1, 6 players, collection $6.00 jackpot $1.00  |  showdown: "
+                                              "seat 1 (five of a kind)")
 
 
 def test_nothing_but_the_entered_cards_is_ever_named():
