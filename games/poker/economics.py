@@ -23,9 +23,13 @@ tests/games/test_poker_economics.py):
   The fee is collected before the hand is dealt"; condition 2.00: fee 2.00, ante 2.00; condition
   5.00: fee 3.00, ante 5.00; condition 10.00: fee 4.00, ante 5.00.
 
-So a schedule has one of three bases:
+So a schedule has one of four bases:
 - ``"pot"``: a collection taken from each hand's pot by the number of players in the hand, plus
   the jackpot collection (Hold'em, Omaha Hi-Lo, 7 Card Stud);
+- ``"player"``: a collection each player places before the deal, the same amount each, plus the
+  jackpot collection from the pot (MEXICAN POKER: "To receive a hand, each player places a
+  collection in front of him in the table's playing area"; the sheet posts no amount, so only a
+  table's own schedule has this basis);
 - ``"time"``: a time collection per person per period, nothing per hand (Draw and Low-Ball,
   Stud Hi-Lo);
 - ``"condition"``: a fee and an ante per player per hand by the game's condition (Panguingue).
@@ -48,6 +52,10 @@ Choices where the sheet is silent (each tested):
    Hold'em-family table must name one. Mexican Stud's sheet says "each player places a
    collection" but posts no amount: its table must give its own schedule. Any table may give its
    own schedule in place of the posted one.
+   A ``"player"`` schedule's jackpot is by the players of the hand as on the posted boards, from
+   :attr:`FeeSchedule.jackpot_min_players` (5 unless the table says otherwise), and comes from the
+   pot; the players' collections are placed apart from the pot, so a small pot limits only the
+   jackpot.
 5. **The half kill** ("with 1/2 kill") changes the betting limits of a killed pot, not the posted
    fee: the fee does not change in a killed pot.
 """
@@ -61,8 +69,8 @@ from typing import Any, Literal
 
 from games.options import OptionError
 
-Basis = Literal["pot", "time", "condition"]
-BASES: tuple[str, ...] = ("pot", "time", "condition")
+Basis = Literal["pot", "player", "time", "condition"]
+BASES: tuple[str, ...] = ("pot", "player", "time", "condition")
 
 JACKPOT_MIN_PLAYERS = 5
 """'MUST HAVE 5 PLAYERS FOR "JackPot"' (the Hold'em and Omaha Hi-Lo schedules)."""
@@ -110,6 +118,8 @@ class FeeSchedule:
     bands: tuple[Band, ...] = ()
     jackpot: int = 0
     jackpot_min_players: int = JACKPOT_MIN_PLAYERS
+    fee_each: int = 0
+    """A ``"player"`` schedule's collection from each player, per hand."""
     time_fee: int = 0
     period_minutes: int = 30
     conditions: tuple[Condition, ...] = ()
@@ -236,7 +246,8 @@ def schedule_from_mapping(raw: Any) -> FeeSchedule:
     """A table's own schedule: ``{"basis": "pot", "bands": [{"low": 7, "fee": 400}, {"low": 5,
     "high": 6, "fee": 300}, {"low": 2, "high": 4, "fee": 100}], "jackpot": 100,
     "jackpot_min_players": 5}``; ``{"basis": "time", "time_fee": 500, "period_minutes": 30}``;
-    ``{"basis": "condition", "conditions": [{"condition": 200, "fee": 200, "ante": 200}]}``.
+    ``{"basis": "condition", "conditions": [{"condition": 200, "fee": 200, "ante": 200}]}``;
+    ``{"basis": "player", "fee_each": 100, "jackpot": 100, "jackpot_min_players": 5}``.
     Amounts in cents, whole numbers only; the bands must hold every count of players from 2 up,
     each in one band only."""
     if not isinstance(raw, Mapping):
@@ -245,7 +256,7 @@ def schedule_from_mapping(raw: Any) -> FeeSchedule:
     if basis not in BASES:
         raise OptionError("schedule.basis", f"must be one of {', '.join(BASES)}, not {basis!r}")
     keys = {"pot": {"bands", "jackpot", "jackpot_min_players"}, "time": {"time_fee", "period_minutes"},
-            "condition": {"conditions"}}[basis]
+            "condition": {"conditions"}, "player": {"fee_each", "jackpot", "jackpot_min_players"}}[basis]
     unknown = set(raw) - keys - {"basis", "source"}
     if unknown:
         raise OptionError(f"schedule.{sorted(unknown)[0]}",
@@ -254,6 +265,15 @@ def schedule_from_mapping(raw: Any) -> FeeSchedule:
         fee = _cents("schedule.time_fee", raw.get("time_fee"))
         period = _count("schedule.period_minutes", raw.get("period_minutes", 30), least=1)
         return FeeSchedule("time", time_fee=fee, period_minutes=period)
+    if basis == "player":
+        if "fee_each" not in raw:
+            raise OptionError("schedule.fee_each", "a 'player' schedule names the collection each player places, "
+                                                   "in cents")
+        return FeeSchedule("player", fee_each=_cents("schedule.fee_each", raw["fee_each"]),
+                           jackpot=_cents("schedule.jackpot", raw.get("jackpot", 0)),
+                           jackpot_min_players=_count("schedule.jackpot_min_players",
+                                                      raw.get("jackpot_min_players", JACKPOT_MIN_PLAYERS),
+                                                      least=MIN_PLAYERS))
     if basis == "condition":
         rows = raw.get("conditions")
         if not isinstance(rows, list) or not rows:
@@ -311,6 +331,8 @@ def hand_collection(economics: Economics, players: int, *, pot: int | None = Non
       (5 on the sheet), the jackpot collection; below it none ("4 OR LESS PLAYERS DOES NOT QUALIFY
       FOR JACKPOT AND JACKPOT COLLECTION WILL NOT BE TAKEN"). With ``pot`` (cents), never more
       than the pot: fee first, then the jackpot (choice 3).
+    - ``"player"``: ``fee_each`` from each player (``fee`` the hand's total) and the jackpot as
+      ``"pot"`` takes it; with ``pot``, only the jackpot is limited by it (choice 4).
     - ``"time"``: nothing per hand (fee and jackpot 0); ``time_fee_each`` and ``period_minutes``
       say what each person pays per period (Draw & Low-Ball 1 & 2; Stud Hi-Lo's "PER 1/2 HOUR
       PER PERSON").
@@ -329,6 +351,11 @@ def hand_collection(economics: Economics, players: int, *, pot: int | None = Non
             fee = min(fee, pot)
             jackpot = min(jackpot, pot - fee)
         out.update(fee=fee, jackpot=jackpot)
+    elif schedule.basis == "player":
+        jackpot = schedule.jackpot if players >= schedule.jackpot_min_players else 0
+        if pot is not None:
+            jackpot = min(jackpot, pot)
+        out.update(fee=schedule.fee_each * players, jackpot=jackpot, fee_each=schedule.fee_each)
     elif schedule.basis == "time":
         out.update(time_fee_each=schedule.time_fee, period_minutes=schedule.period_minutes)
     else:

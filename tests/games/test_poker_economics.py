@@ -135,6 +135,19 @@ def test_a_table_schedule_of_its_own():
     assert time_collection(t, 2)["fee"] == 1400
 
 
+def test_a_collection_each_player_places():
+    """MEXICAN POKER: "To receive a hand, each player places a collection in front of him" -- a
+    table's own amount per player (the sheet posts none); the jackpot by players as on the posted
+    boards, none below 5 ("MUST HAVE 5 PLAYERS FOR 'JackPot'"), and from the pot (choice 4)."""
+    e = econ(game="mexican_stud", schedule={"basis": "player", "fee_each": 100, "jackpot": 100})
+    assert hand_collection(e, 4) == {"players": 4, "fee": 400, "jackpot": 0, "basis": "player", "fee_each": 100}
+    assert hand_collection(e, 5) == {"players": 5, "fee": 500, "jackpot": 100, "basis": "player", "fee_each": 100}
+    assert hand_collection(e, 7, pot=60) == {"players": 7, "fee": 700, "jackpot": 60, "basis": "player",
+                                             "fee_each": 100}, "the collections are not the pot's: only the jackpot"
+    late = econ(game="mexican_stud", schedule={"basis": "player", "fee_each": 50, "jackpot_min_players": 6})
+    assert hand_collection(late, 6)["jackpot"] == 0 and hand_collection(late, 6)["fee"] == 300
+
+
 @pytest.mark.parametrize(("section", "key"), [
     ({"game": "blackjack"}, "game"),
     ({"game": None}, "game"),
@@ -166,6 +179,12 @@ def test_a_table_schedule_of_its_own():
      "schedule.jackpot"),
     ({"game": "holdem", "schedule": {"basis": "pot", "bands": [{"low": 2, "fee": 100}],
                                      "jackpot_min_players": "5"}}, "schedule.jackpot_min_players"),
+    ({"game": "mexican_stud", "schedule": {"basis": "player"}}, "schedule.fee_each"),
+    ({"game": "mexican_stud", "schedule": {"basis": "player", "fee_each": -100}}, "schedule.fee_each"),
+    ({"game": "mexican_stud", "schedule": {"basis": "player", "fee_each": 1.5}}, "schedule.fee_each"),
+    ({"game": "mexican_stud", "schedule": {"basis": "player", "fee_each": 100, "bands": []}}, "schedule.bands"),
+    ({"game": "mexican_stud", "schedule": {"basis": "player", "fee_each": 100, "jackpot_min_players": 1}},
+     "schedule.jackpot_min_players"),
     ({"game": "panguingue", "condition": 200, "schedule": {"basis": "condition", "conditions": [
         {"condition": 200, "fee": 200}]}}, "schedule.conditions[0]"),
     ({"game": "panguingue", "condition": 200, "schedule": {"basis": "condition", "conditions": [
