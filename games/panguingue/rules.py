@@ -38,7 +38,8 @@ conditions ("see illustration of pay conditions posted": the illustration is not
 and the melds (no device sees them). The controller publishes who won and the Tops; the dealer
 calls the value of the hand ("The dealer will call the outs as the hand lays").
 
-Choices where the sheet is silent (each tested in tests/games/test_panguingue_rules.py):
+Choices where the sheet is silent (each tested in tests/games/test_panguingue_rules.py or _round.py;
+docs/panguingue.md lists them all):
 1. **Nine cards** before touching the deck (rule 7 names eight or less and eleven, not nine):
    ``nine_cards = "corrected"`` (the default) -- the dealer gives the hand one card from the top of
    the deck, as he takes one from an eleventh (the sheet's "eight or less" is dead, so nine is
