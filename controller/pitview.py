@@ -127,6 +127,8 @@ class PitView:
                 rest = {k: v for k, v in data.items() if k != "seat"}
                 return [f"{tag}   action button -> seat {data.get('seat')}: {_fmt(rest)}"]
             return [f"{tag}   action button: {data.get('card')} counts {data.get('count')} -> seat {data.get('seat')}"]
+        if kind == "hand_status":   # a ruling on a seat's hand the table was told of (a count, the winner)
+            return [f"{tag}   seat {data.get('seat')} {data.get('status')}: {data.get('reason')}"]
         if kind == "alarm":
             extra = f" [{data['action']}]" if data.get("action") else ""
             return [f"{tag} ALARM {data.get('severity', '')} {data.get('code')}: {data.get('message')}{extra}"]

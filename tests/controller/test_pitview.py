@@ -100,3 +100,12 @@ def test_status_lines():
                                                     "devices": {"shoe": "online"}}) == \
         "[t1] ONLINE birth 4: baccarat 0.1.0, next seq 10, devices shoe=online"
     assert PitView().status_line("casino/t1/status", {"online": False, "birth": 4}) == "[t1] OFFLINE (birth 4)"
+
+
+def test_a_ruling_on_a_seats_hand_prints_as_the_seat_its_status_and_why():
+    """``hand_status`` (Panguingue's counts and winner): a ruling the floor acts on, so shown
+    without --verbose."""
+    view = PitView()
+    line = view.feed(env(1, "hand_status", {"seat": 4, "status": "dead", "cards": 12,
+                                            "reason": "12 cards before touching the deck", "rule": "r", "action": "a"}))
+    assert line == ["[t1 #1]   seat 4 dead: 12 cards before touching the deck"]

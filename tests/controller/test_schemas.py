@@ -38,6 +38,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "resume": {"round": 3, "by": "pit", "burned": ["7H"]},
     "button": {"button": "deal", "accepted": False, "reason": "deal is not lit in state dealing"},
     "dice": {"values": [6, 2, 3], "total": 11, "seat": 1},
+    "hand_status": {"seat": 3, "status": "dead", "reason": "12 cards before touching the deck"},
     "device": {"device": "shoe", "status": "fault", "code": "misread", "detail": "card not read"},
     "line_errors": {"device": "shoe", "dropped": {"noise": 3, "bad_length": 0, "bad_crc": 1, "bad_etx": 0}},
     "lights": {"seats": {"action": [], "player_dealer": [1]}, "buttons_lit": ["deal", "pass"],
