@@ -62,6 +62,9 @@ HISTORY = 200
 """Rounds a table's page keeps."""
 ALARM_LOG = 50
 """Alarms a table's page keeps, open or cleared."""
+CLEARED = 2
+"""Alarms cleared lately a tile still shows (dimmed), newest first: one a dealer cleared at once
+was still seen."""
 WINDOW = 3600.0
 """Seconds of results the hands-per-hour pace is taken over."""
 TEXT = 300
@@ -134,6 +137,7 @@ class _Table:
             "health": "unknown" if not self.devices else ("ok" if not unwell else "attention"),
             "hands_per_hour": _pace(self.result_ts, window),
             "alarms": [a.to_json() for a in reversed(self.alarms)],
+            "cleared": [a.to_json() for a in reversed(self.log) if a.cleared is not None][:CLEARED],
             "last_seq": self.head or None, "last_ts": self.last_ts,
         }
 

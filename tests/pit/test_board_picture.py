@@ -137,6 +137,7 @@ def test_an_alarm_is_open_with_its_severity_message_and_action_until_the_table_g
     assert [a["code"] for a in tile(pic)["alarms"]] == ["journal_restarted"]   # a critical one waits for the pit
     pic("bac-01", "event", t.event("table", {"status": "open"}))
     assert tile(pic)["alarms"] == []
+    assert [a["code"] for a in tile(pic)["cleared"]] == ["journal_restarted", "missing_draw"]  # the tile's last two
     log = pic.detail("bac-01")["table"]["alarm_log"]
     assert [(a["code"], a["cleared"]) for a in log] == [
         ("journal_restarted", "the table was opened"), ("missing_draw", "a new round started"),
