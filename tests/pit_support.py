@@ -9,6 +9,7 @@ once), until the board is wired to controller.pit.service.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,7 +83,9 @@ class PitFeed:
         self.seqs = SeqTracker()
         self.games: dict[str, str] = {}
         self.bad: list[str] = []
-        self._lock = threading.Lock()
+        self.events: list[tuple[str, dict]] = []
+        """(table, envelope) of every event handed on, in order."""
+        self._lock = threading.Condition()
         self.client = PitClient(host, port, [f"{prefix}/+/status", f"{prefix}/+/state", f"{prefix}/+/event/+"],
                                 self._on_message, client_id=f"board-feed-{id(self)}")
 
@@ -108,3 +111,19 @@ class PitFeed:
                 if body["table"] != table or not self.seqs.accept(table, body["seq"]):
                     return
             self.observer(table, kind, body)
+            if kind == "event":
+                self.events.append((table, body))
+                self._lock.notify_all()
+
+    def wait_event(self, table: str, kind: str, timeout: float = 30.0) -> dict:
+        """The first event of ``kind`` of ``table`` handed on, waiting up to ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                found = next((e for t, e in self.events if t == table and e["kind"] == kind), None)
+                if found is not None:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {kind} event of {table} within {timeout} s")
+                self._lock.wait(left)
