@@ -106,8 +106,13 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, length: int = LE
 
 def main() -> int:
     """``python -m controller.pit.auth``: a hash line for a password typed twice, for the file."""
-    first = getpass.getpass("pit board password: ")
-    if getpass.getpass("again: ") != first:
+    try:
+        first = getpass.getpass("pit board password: ")
+        again = getpass.getpass("again: ")
+    except (EOFError, KeyboardInterrupt):
+        print("\nno password given; nothing written", file=sys.stderr)
+        return 1
+    if again != first:
         print("the two passwords differ; nothing written", file=sys.stderr)
         return 1
     try:

@@ -18,7 +18,7 @@ without one. Then every page, the JSON and the stream need a session: the login 
 password (scrypt, constant-time compare) and sets a random session cookie (HttpOnly,
 SameSite=Strict). The password is never logged: request lines are logged without their query,
 the form's body never. The board is plain HTTP: on a network the pit does not trust, put it behind
-a TLS proxy (docs/pit.md).
+a TLS proxy (docs/pit-board.md).
 
 **Why the standard library.** ``http.server.ThreadingHTTPServer`` serves a handful of browsers per
 pit (a thread each, most of them waiting on their stream), which is the load; a framework would
@@ -100,7 +100,7 @@ def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_
             raise BoardError(str(exc)) from None
     elif not is_loopback(host):
         raise BoardError(f"the board would listen on {host}, beyond this machine, without a password: give "
-                         f"--password-file FILE (docs/pit.md), or listen on 127.0.0.1")
+                         f"--password-file FILE (docs/pit-board.md), or listen on 127.0.0.1")
     try:
         server = BoardServer((host, port), picture, password, keepalive)
     except OSError as exc:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -296,3 +298,18 @@ def test_the_password_is_never_logged_or_printed(picture: Picture, password_file
     assert "login refused from 127.0.0.1" in logged and "login from 127.0.0.1" in logged
     for secret in (PASSWORD, urllib.parse.quote(PASSWORD), PASSWORD.replace(" ", "%20"), "h0rse"):
         assert secret not in logged and secret not in out and secret not in err
+
+
+@pytest.mark.parametrize(("typed", "code", "said"), [
+    (f"{PASSWORD}\n{PASSWORD}\n", 0, ""),
+    (f"{PASSWORD}\nsomething else\n", 1, "the two passwords differ; nothing written"),
+    ("", 1, "no password given; nothing written"),
+    ("\n\n", 1, "refused: the password is empty"),
+])
+def test_the_hash_line_helper_asks_twice_and_says_why_it_writes_nothing(typed: str, code: int, said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "controller.pit.auth"], input=typed, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == code and said in done.stderr and "Traceback" not in done.stderr
+    assert PASSWORD not in done.stdout + done.stderr
+    if code == 0:
+        assert Password.parse(done.stdout.strip()).check(PASSWORD)
