@@ -234,16 +234,17 @@ class Picture:
             return None  # a retained status cleared: nothing said
         birth = _int(status.get("birth"))
         if status.get("online") is True:
-            if t.birth is not None and birth != t.birth:
+            reborn = birth != t.birth   # a status is republished on every reconnect: the same birth
+            if reborn and t.birth is not None:
                 self._clear(t, lambda a: True, "the table restarted", None)
-            if isinstance(status.get("devices"), dict) and (birth != t.birth or not t.devices):
+            if isinstance(status.get("devices"), dict) and (reborn or not t.devices):
                 t.devices = {str(k)[:40]: str(v)[:20] for k, v in list(status["devices"].items())[:32]}
             self._set_game(t, status.get("game"))
             t.version = _text(status.get("version"), 40)
             t.reason = None
             next_seq = _int(status.get("next_seq"))
-            if next_seq is not None and next_seq - 1 < t.head:
-                t.head = max(0, next_seq - 1)  # the table's seq started again
+            if reborn and next_seq is not None and next_seq - 1 < t.head:
+                t.head = max(0, next_seq - 1)  # born again below what was seen: its seq started again
         else:
             t.reason = _text(status.get("reason"))
         t.online = status.get("online") is True

@@ -183,9 +183,13 @@ def test_a_new_birth_clears_the_alarms_and_an_offline_status_says_why() -> None:
 
 def test_a_table_whose_seq_started_again_is_followed_from_its_new_seq() -> None:
     t = Table()
-    pic = fed(("bac-01", "status", t.status()))
+    birth = t.status()
+    pic = fed(("bac-01", "status", birth))
     for _ in range(5):
         pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "old"}))
+    pic("bac-01", "status", birth)   # the same birth again (a reconnect): its next_seq is as of the birth
+    pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "x"}, seq=2))
+    assert tile(pic)["prompt"] == "old" and tile(pic)["last_seq"] == 5
     t.seq, t.birth = 0, 2           # tablectl journal new: seq starts at 1 again
     pic("bac-01", "status", t.status())
     pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "new"}))
