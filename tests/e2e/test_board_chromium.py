@@ -253,6 +253,11 @@ def test_the_baccarat_page_draws_the_roads_of_a_known_shoe_and_shows_table_text_
         landmarks = browser.execute_script(
             "return ['header', 'nav', 'main', '[role=alert]', '[role=status]'].map(s => !!document.querySelector(s))")
         assert all(landmarks)
+        alarm = t.alarm("outbox_full", "critical", "the backlog reached journal.max_undelivered",
+                        "finish the round in progress; dealing resumes when the backlog is down again")
+        send("casino/bac-known/event/alarm", alarm)
+        shown = seen(browser, f"alarm:bac-known:{alarm['seq']}")
+        assert shown["text"].startswith("CRITICAL outbox_full") and "has-critical" in shown["tile"]
         screenshot(browser, "table-bac-known.png")
     finally:
         send.client.loop_stop()   # type: ignore[attr-defined]
