@@ -16,7 +16,7 @@ machine and the table without baccarat) with :func:`register`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,10 @@ class GameEntry:
     odds: Callable[[str | None, int | None], GameOdds] | None = None
     """``(paytable, decks) -> GameOdds`` for `tablectl odds` (None: the game's defaults); raises
     ValueError naming what it refuses."""
+    scoreboard: Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]] | None = None
+    """The shoe's scoreboard for the pit board (baccarat's roads): from the data of the ``result``
+    events since the last shuffle, oldest first, to JSON with ``grids``, each ``{name, title, rows,
+    cols, cells: [{col, row, mark, ...}]}``. Must not raise on a result it cannot read."""
 
     @property
     def roles(self) -> Mapping[str, DeviceRole]:

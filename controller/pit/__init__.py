@@ -3,6 +3,11 @@
 - :mod:`controller.pit.archive`: every event of every table in PostgreSQL, keyed by (table, seq),
   with the gaps a table's seq shows and what became of each (docs/pit.md).
 - ``controller/pit/migrations/``: the archive's schema, one numbered SQL file a version.
+- :mod:`controller.pit.picture`: the live picture of every table (tiles, round history, alarms,
+  hands per hour, the game's scoreboard), an observer of the service; :mod:`controller.pit.feed`
+  fans its changes out to the browsers, each with a bounded queue.
+- :mod:`controller.pit.web`: the pit board over HTTP (the page in ``static/``, its JSON, a
+  server-sent event stream), localhost unless a password is given (:mod:`controller.pit.auth`).
 
 It runs in the pit, not under a table: its dependencies (psycopg) are the ``pit`` extra.
 """

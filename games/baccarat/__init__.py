@@ -3,12 +3,14 @@
 - :mod:`games.baccarat.rules`: card points, naturals, the rule-16 chart, payouts, the action button.
 - :mod:`games.baccarat.options`: what a table's config may set.
 - :mod:`games.baccarat.machine`: the round, as the controller sequences it.
+- :mod:`games.baccarat.roads`: the scoreboard roads (bead plate, big road and the derived roads).
 - ``schemas/``: the JSON Schemas of its ``card``, ``reveal``, ``result`` and ``action_button`` events.
 """
 
 from pathlib import Path
 
 from games.baccarat import odds as _odds
+from games.baccarat import roads as _roads
 from games.baccarat.machine import BaccaratRound
 from games.baccarat.options import OPTIONS_SCHEMA, BaccaratOptions
 from games.baccarat.rules import MAX_SEATS, MIN_SEATS
@@ -29,6 +31,7 @@ GAME = GameEntry(
     option_keys={"seats": "table.seats"},
     demo={"seats": 8, "game": {"action_wrap": "around_table", "first_player_dealer_seat": 1}},
     summary=lambda data: _summary(data),
+    scoreboard=_roads.scoreboard,
     odds=lambda paytable, decks: _odds.odds(8 if decks is None else decks) if paytable is None else _one_paytable(),
 )
 

@@ -1,0 +1,271 @@
+"""The pit board in a real browser: Debian's chromium, headless, driven by Selenium through Debian's
+chromedriver, against a real Mosquitto, simulated tables and the board's own HTTP server.
+
+Timing is taken in the page: a MutationObserver the test installs stamps (``Date.now()``) the
+moment each element with a ``data-key`` first enters the DOM, and the test waits for a key with an
+asynchronous script that the observer answers (no polling). A published event's ``ts`` is the
+table's wall clock when it made the event, so ``stamp - ts`` is publish to DOM, on one machine.
+
+The screenshot of the board is kept in ``tests/artifacts/`` (ignored by git), path printed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pit_support import PitFeed, Table, bac_result
+
+from controller.pit.picture import Picture
+from controller.pit.web import BoardServer, serve
+from games import registry
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+                                reason="Debian's chromium and chromium-driver are not installed (.ci/setup)")
+
+STAMP = """
+window.__seen = {}; window.__waiters = [];
+const scan = () => {
+  const now = Date.now();
+  for (const node of document.querySelectorAll('[data-key]')) {
+    const key = node.getAttribute('data-key');
+    if (!(key in window.__seen)) {
+      const tile = node.closest('article');
+      window.__seen[key] = {at: now, text: node.textContent, tile: tile ? tile.className : null};
+    }
+  }
+  window.__waiters = window.__waiters.filter(w => {
+    if (!(w.key in window.__seen)) return true;
+    w.done(window.__seen[w.key]);
+    return false;
+  });
+};
+new MutationObserver(scan).observe(document.documentElement, {subtree: true, childList: true});
+scan();
+window.__said = [];
+const alert = document.getElementById('announce');
+new MutationObserver(() => window.__said.push(alert.textContent)).observe(alert, {childList: true, characterData: true,
+                                                                                 subtree: true});
+"""
+
+WAIT_KEY = """
+const [key, done] = arguments;
+if (key in window.__seen) done(window.__seen[key]); else window.__waiters.push({key, done});
+"""
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'chromium-profile'}",
+                 "--window-size=1600,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def stamped(driver, url: str) -> None:
+    """Open ``url`` and stamp every keyed element from then on."""
+    driver.get(url)
+    driver.execute_script(STAMP)
+
+
+def seen(driver, key: str, timeout: float = 30.0) -> dict:
+    """When ``key`` entered the DOM (``at``, unix seconds), its text then and its tile's classes
+    then, waiting for it up to ``timeout``."""
+    driver.set_script_timeout(timeout)
+    found = driver.execute_async_script(WAIT_KEY, key)
+    return {**found, "at": found["at"] / 1000.0}
+
+
+def screenshot(driver, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    assert driver.save_screenshot(str(path)), "chromium took no screenshot"
+    print(f"board screenshot: {path}")
+    return path
+
+
+@pytest.fixture
+def pit(broker) -> Iterator[tuple[Picture, BoardServer, PitFeed]]:
+    """A picture fed from the broker as the pit service will feed it, and the board serving it."""
+    picture = Picture()
+    feed = PitFeed(broker.host, broker.port, "casino", picture).start()
+    server = serve(picture, "127.0.0.1", 0)
+    yield picture, server, feed
+    server.stop()
+    feed.stop()
+
+
+@pytest.fixture
+def table_process(broker, tmp_path: Path) -> Iterator[Callable[..., str]]:
+    """``table_process(game, seed)`` -> the table id of a simulated table in its own process
+    (tests/sim_table_process.py: one mock pin factory a process), stopped after the test."""
+    procs: list[subprocess.Popen] = []
+
+    def start(game: str, seed: int) -> str:
+        proc = subprocess.Popen([sys.executable, str(Path(__file__).parents[1] / "sim_table_process.py"),
+                                 "--port", str(broker.port), "--game", game, "--seed", str(seed),
+                                 "--dir", str(tmp_path / f"{game}-{seed}")],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        procs.append(proc)
+        line = proc.stdout.readline()   # pytest-timeout bounds a table that never starts
+        assert line.startswith("ready "), f"the {game} table did not start (exit {proc.poll()})"
+        return line.split()[1]
+
+    yield start
+    for proc in procs:
+        proc.stdin.close()
+    for proc in procs:
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def test_three_simulated_tables_appear_and_a_result_and_an_alarm_show_within_a_second(
+        table_factory, table_process, pit, browser) -> None:
+    picture, server, feed = pit
+    stamped(browser, server.url + "/")
+    # baccarat misreads its 8th draw (an alarm, shoe_misread, whose action is to void the round)
+    bac = table_factory(seed=41, rig={"faults": ["misread@card:8"]}).start()
+    others = [table_process("joker_seven", 42), table_process("three_card_poker", 43)]
+    for table in ("bac-sim-01", *others):
+        assert seen(browser, f"tile:{table}")["text"].startswith(table)
+    result = bac.wait_event("result")
+    shown = seen(browser, f"result:bac-sim-01:{result['seq']}")
+    lag = shown["at"] - result["ts"]
+    assert lag < 1.0, f"a result reached the board {lag:.3f} s after the table published it"
+    assert shown["text"].endswith(registry.get("baccarat").summary(result["data"]))
+    alarm = bac.wait_event("alarm", lambda d: d["code"] == "shoe_misread", timeout=60)
+    shown = seen(browser, f"alarm:bac-sim-01:{alarm['seq']}")
+    lag = shown["at"] - alarm["ts"]
+    assert lag < 1.0, f"an alarm reached the board {lag:.3f} s after the table published it"
+    # loud: colour (the tile's alarm classes), words (severity, code, message, the action), and said
+    assert "has-alarm" in shown["tile"] and "has-fault" in shown["tile"]
+    assert shown["text"].startswith("FAULT shoe_misread: " + alarm["data"]["message"])
+    assert shown["text"].endswith("Action: " + alarm["data"]["action"])
+    role, said = browser.execute_script(
+        "return [document.getElementById('announce').getAttribute('role'), window.__said]")
+    assert role == "alert"
+    assert f"Table bac-sim-01: FAULT shoe_misread: {alarm['data']['message']}. Action: {alarm['data']['action']}" \
+        in said
+    tiles = browser.execute_script(
+        "return [...document.querySelectorAll('article.tile')].map(t => t.dataset.table)")
+    assert tiles == ["bac-sim-01", "joker-seven-sim-01", "three-card-poker-sim-01"] == ["bac-sim-01", *others]
+    for table in others:    # each deals, and its result is on its tile
+        result = feed.wait_event(table, "result", timeout=60)
+        seen(browser, f"result:{table}:{result['seq']}")
+    assert feed.bad == [] and picture.errors == 0
+    path = screenshot(browser, "board.png")
+    assert path.stat().st_size > 10_000
+
+
+def publisher(broker) -> Callable[[str, dict, bool], None]:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="board-test-table")
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+
+    def send(topic: str, payload: dict, retain: bool = False) -> None:
+        client.publish(topic, json.dumps(payload), qos=1, retain=retain).wait_for_publish(10)
+    send.client = client  # type: ignore[attr-defined]
+    return send
+
+
+ROADS = {   # the shoe TT BB P BBB PP B P, worked by hand in tests/games/test_baccarat_roads.py
+    "bead_plate": "TB\nTB\nBP\nBP\nPB\nBP",
+    "big_road": "BPBPBP\nB.BP..\n..B...\n......\n......\n......",
+    "big_eye_boy": "brbrb\nb...b\n.....\n.....\n.....\n.....",
+    "small_road": "rb\n.b\n.b\n.b\n.b\n..",
+    "cockroach_pig": "r\nr\nr\n.\n.\n.",
+}
+
+READ_ROADS = """
+const out = {};
+for (const fig of document.querySelectorAll('figure.road')) {
+  const name = fig.id.replace('road-', '');
+  const cells = [...fig.querySelectorAll('td[data-mark]')];
+  const cols = 1 + Math.max(-1, ...cells.map(c => +c.dataset.col));
+  const rows = fig.querySelectorAll('tr').length;
+  const grid = Array.from({length: rows}, () => Array(cols).fill('.'));
+  for (const c of cells) {
+    const m = c.dataset.mark;
+    grid[+c.dataset.row][+c.dataset.col] = m === 'red' ? 'r' : m === 'blue' ? 'b' : m;
+  }
+  out[name] = {picture: grid.map(r => r.join('')).join('\\n'),
+               ties: cells.filter(c => c.dataset.ties).map(c => [+c.dataset.col, +c.dataset.row, +c.dataset.ties])};
+}
+return out;
+"""
+
+
+def test_the_baccarat_page_draws_the_roads_of_a_known_shoe_and_shows_table_text_as_text(
+        broker, pit, browser) -> None:
+    picture, server, feed = pit
+    send = publisher(broker)
+    try:
+        t = Table(id="bac-known")
+        send("casino/bac-known/status", t.status(), True)
+        stamped(browser, server.url + "/")
+        seen(browser, "tile:bac-known")
+        # keyboard: the tile takes the focus and Enter opens the table's page
+        browser.execute_script("document.querySelector('article[data-table=\"bac-known\"]').focus()")
+        from selenium.webdriver.common.keys import Keys
+        browser.switch_to.active_element.send_keys(Keys.ENTER)
+        assert browser.current_url == server.url + "/table/bac-known"
+        browser.execute_script(STAMP)
+        hostile = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'
+        send("casino/bac-known/event/prompt", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [],
+                                                               "text": hostile}))
+        send("casino/bac-known/event/shuffle", t.event("shuffle", {"ok": True, "count": 416, "expected": 416}))
+        words = {"B": "banker", "P": "player", "T": "tie"}
+        for n, c in enumerate("TTBBPBBBPPBP", start=1):
+            t.round = n
+            send("casino/bac-known/event/result", t.event("result", bac_result(words[c])))
+        seen(browser, "round:12")     # the last result's patch, roads and all
+        page = browser.execute_script(READ_ROADS)
+        assert {name: road["picture"] for name, road in page.items()} == ROADS
+        assert page["big_road"]["ties"] == [[0, 0, 2]]
+        prompt = browser.execute_script(
+            "return {text: document.querySelector('[data-prompt]').textContent, xss: window.__xss === undefined,"
+            " scripts: document.querySelectorAll('main script, main img').length}")
+        assert prompt == {"text": "Next: " + hostile, "xss": True, "scripts": 0}
+        landmarks = browser.execute_script(
+            "return ['header', 'nav', 'main', '[role=alert]', '[role=status]'].map(s => !!document.querySelector(s))")
+        assert all(landmarks)
+        alarm = t.alarm("outbox_full", "critical", "the backlog reached journal.max_undelivered",
+                        "finish the round in progress; dealing resumes when the backlog is down again")
+        send("casino/bac-known/event/alarm", alarm)
+        shown = seen(browser, f"alarm:bac-known:{alarm['seq']}")
+        assert shown["text"].startswith("CRITICAL outbox_full") and "has-critical" in shown["tile"]
+        screenshot(browser, "table-bac-known.png")
+    finally:
+        send.client.loop_stop()   # type: ignore[attr-defined]
+        send.client.disconnect()  # type: ignore[attr-defined]
+    assert feed.bad == [] and picture.errors == 0
+
+
+def test_the_pictures_here_are_the_hand_worked_ones() -> None:
+    """ROADS above is the shoe of the roads' own tests, drawn the same way by the module."""
+    from games.baccarat.roads import Outcome, roads
+    assert {g.name: g.text() for g in roads(Outcome.parse("TTBBPBBBPPBP"))} == ROADS

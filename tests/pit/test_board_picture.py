@@ -1,0 +1,308 @@
+"""The pit board's live picture (controller/pit/picture.py) and its change feed (feed.py), fed
+envelopes as the pit service hands them over; every expectation worked out from the messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pit_support import Table, bac_result
+
+from controller.pit import picture as picture_module
+from controller.pit.feed import Dropped, Feed
+from controller.pit.picture import Picture
+from games.baccarat.roads import Outcome, scoreboard
+
+
+def fed(*messages: tuple[str, str, dict], **kw) -> Picture:
+    pic = Picture(**kw)
+    for table, kind, body in messages:
+        pic(table, kind, body)
+    return pic
+
+
+def tile(pic: Picture, table: str = "bac-01") -> dict:
+    return next(t for t in pic.tiles()["tables"] if t["table"] == table)
+
+
+def test_a_tile_shows_game_state_prompt_round_results_and_devices() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    t.round = 4
+    pic("bac-01", "event", t.event("round_start", {"round": 4, "player_dealer": 3, "last_of_shoe": False}))
+    pic("bac-01", "event", t.event("transition", {"from": "betting", "to": "dealing", "trigger": "deal"}))
+    pic("bac-01", "event", t.event("prompt", {"expect": "card", "hand": "player", "buttons": [],
+                                              "text": "card -> player"}))
+    pic("bac-01", "event", t.event("result", bac_result("player")))
+    got = tile(pic)
+    assert got["game"] == "baccarat" and got["title"] == "Commission-Free Baccarat"
+    assert got["online"] is True and got["birth"] == 1 and got["version"] == "0.1.0"
+    assert (got["state"], got["prompt"], got["expect"], got["round"]) == ("dealing", "card -> player", "card", 4)
+    assert got["results"] == [{"round": 4, "seq": 4, "ts": t.ts,
+                               "summary": "P 2H 5C = 7  |  B KD 6S = 6  ->  PLAYER"}]
+    assert got["devices"] == {"shoe": "online", "shuffler": "online"} and got["health"] == "ok"
+    assert got["last_seq"] == 4 and got["alarms"] == []
+
+
+def test_the_retained_state_is_believed_unless_events_already_went_past_it() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    t.round = 2
+    pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "bets"}))
+    pic("bac-01", "event", t.event("prompt", {"expect": "card", "hand": None, "buttons": [], "text": "deal"}))
+    stale = t.state("betting", "bets")
+    stale["seq"] = 1
+    pic("bac-01", "state", stale)
+    assert tile(pic)["prompt"] == "deal"
+    pic("bac-01", "state", t.state("dealing", "deal now", player_dealer={"seat": 5, "consecutive": 1}))
+    got = tile(pic)
+    assert (got["state"], got["prompt"], got["player_dealer"], got["round"]) == ("dealing", "deal now", 5, 2)
+
+
+def test_a_late_event_fills_history_but_does_not_change_the_present() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    t.round = 1
+    e1 = t.event("result", bac_result("banker", banker=("9D", "KS"), btotal=9))
+    t.round = 2
+    e2 = t.event("prompt", {"expect": "card", "hand": None, "buttons": [], "text": "old prompt"})
+    e3 = t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "place your bets"})
+    pic("bac-01", "event", e3)
+    pic("bac-01", "event", e1)     # replayed after the gap was seen
+    pic("bac-01", "event", e2)
+    got = pic.detail("bac-01")["table"]
+    assert got["prompt"] == "place your bets" and got["last_seq"] == 3
+    assert [r["seq"] for r in got["results"]] == [1] and got["history"][0]["round"] == 1
+    assert "BANKER" in got["history"][0]["summary"]
+
+
+def test_results_keep_the_newest_five_in_seq_order_and_history_is_bounded() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()), history=3)
+    events = []
+    for r in range(1, 8):
+        t.round = r
+        events.append(t.event("result", bac_result("banker" if r % 2 else "player")))
+    for env in events[:3] + events[4:] + events[3:4]:   # round 4 comes last (a replay)
+        pic("bac-01", "event", env)
+    got = pic.detail("bac-01")["table"]
+    assert [r["round"] for r in got["results"]] == [7, 6, 5, 4, 3]
+    assert [h["round"] for h in got["history"]] == [7, 6, 5]
+
+
+def test_a_void_is_in_the_history_with_its_reason_and_alarm_codes() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    t.round = 9
+    pic("bac-01", "event", t.alarm("shoe_misread", message="a card left the shoe unread",
+                                   action="void the round (dealer's void button or pit cmd/void)"))
+    pic("bac-01", "event", t.event("void", {"round": 9, "reason": "misread card", "by": "pit"}))
+    got = pic.detail("bac-01")["table"]
+    assert got["history"] == [{"round": 9, "seq": 2, "ts": t.ts, "void": {"reason": "misread card", "by": "pit"},
+                               "alarms": ["shoe_misread"]}]
+    assert got["alarms"] == []
+    assert got["alarm_log"][0]["cleared"] == "the round was voided" and got["alarm_log"][0]["cleared_seq"] == 2
+
+
+def test_hands_per_hour_is_the_pace_of_the_last_hour_by_the_tables_clock() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    pic("bac-01", "event", t.event("result", bac_result("banker"), dt=0))
+    assert tile(pic)["hands_per_hour"] is None                 # one result: no pace yet
+    for _ in range(4):
+        pic("bac-01", "event", t.event("result", bac_result("banker"), dt=90))
+    assert tile(pic)["hands_per_hour"] == 40.0                 # 4 intervals of 90 s
+    pic("bac-01", "event", t.event("result", bac_result("banker"), dt=7200))
+    assert tile(pic)["hands_per_hour"] is None                 # the others are over an hour old
+    for _ in range(3):
+        pic("bac-01", "event", t.event("result", bac_result("banker"), dt=60))
+    assert tile(pic)["hands_per_hour"] == 60.0
+
+
+def test_an_alarm_is_open_with_its_severity_message_and_action_until_the_table_goes_on() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    pic("bac-01", "event", t.alarm("foreign_card", "fault", "the shoe read 5X? no: a card not in the deck",
+                                   "hold the card for the pit: void the round, or resume to burn it"))
+    pic("bac-01", "event", t.alarm("missing_draw", "warning"))
+    pic("bac-01", "event", t.alarm("journal_restarted", "critical"))
+    got = tile(pic)
+    assert [(a["code"], a["severity"]) for a in got["alarms"]] == [
+        ("journal_restarted", "critical"), ("missing_draw", "warning"), ("foreign_card", "fault")]
+    assert got["alarms"][2]["action"] == "hold the card for the pit: void the round, or resume to burn it"
+    pic("bac-01", "event", t.event("transition", {"from": "fault", "to": "dealing", "trigger": "resumed"}))
+    assert [a["code"] for a in tile(pic)["alarms"]] == ["journal_restarted", "missing_draw"]
+    t.round = 2
+    pic("bac-01", "event", t.event("round_start", {"round": 2, "player_dealer": None, "last_of_shoe": False}))
+    assert [a["code"] for a in tile(pic)["alarms"]] == ["journal_restarted"]   # a critical one waits for the pit
+    pic("bac-01", "event", t.event("table", {"status": "open"}))
+    assert tile(pic)["alarms"] == []
+    assert [a["code"] for a in tile(pic)["cleared"]] == ["journal_restarted", "missing_draw"]  # the tile's last two
+    log = pic.detail("bac-01")["table"]["alarm_log"]
+    assert [(a["code"], a["cleared"]) for a in log] == [
+        ("journal_restarted", "the table was opened"), ("missing_draw", "a new round started"),
+        ("foreign_card", "the round left the fault")]
+
+
+def test_device_deck_and_shuffle_alarms_clear_when_the_device_or_the_check_says_so() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    pic("bac-01", "event", t.event("device", {"device": "shoe", "status": "offline", "code": "offline",
+                                              "detail": "cable"}))
+    pic("bac-01", "event", t.alarm("shoe_offline", "warning"))
+    pic("bac-01", "event", t.alarm("shuffler_jam", "fault"))
+    pic("bac-01", "event", t.alarm("deck_check_failed", "fault"))
+    got = tile(pic)
+    assert got["health"] == "attention" and got["devices"]["shoe"] == "offline"
+    pic("bac-01", "event", t.event("device", {"device": "shoe", "status": "online", "code": None, "detail": ""}))
+    assert [a["code"] for a in tile(pic)["alarms"]] == ["deck_check_failed", "shuffler_jam"]
+    assert tile(pic)["health"] == "ok"
+    pic("bac-01", "event", t.event("deck_check", {"ok": True, "expected": 416, "counted": 416, "missing": [],
+                                                  "extra": [], "unreadable": 0}))
+    assert tile(pic)["alarms"] == []
+    pic("bac-01", "event", t.alarm("shuffle_count", "fault"))
+    pic("bac-01", "event", t.event("shuffle", {"ok": False, "count": 415, "expected": 416}))
+    assert [a["code"] for a in tile(pic)["alarms"]] == ["shuffle_count"]
+    pic("bac-01", "event", t.event("shuffle", {"ok": True, "count": 416, "expected": 416}))
+    assert tile(pic)["alarms"] == []
+
+
+def test_a_new_birth_clears_the_alarms_and_an_offline_status_says_why() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    pic("bac-01", "event", t.alarm("controller_error", "critical"))
+    pic("bac-01", "status", t.status(online=False, reason="the table stopped: disk full"))
+    got = tile(pic)
+    assert got["online"] is False and got["reason"] == "the table stopped: disk full"
+    assert [a["code"] for a in got["alarms"]] == ["controller_error"]
+    t.birth = 2
+    pic("bac-01", "status", t.status())
+    got = tile(pic)
+    assert got["online"] is True and got["birth"] == 2 and got["reason"] is None and got["alarms"] == []
+
+
+def test_a_table_whose_seq_started_again_is_followed_from_its_new_seq() -> None:
+    t = Table()
+    birth = t.status()
+    pic = fed(("bac-01", "status", birth))
+    for _ in range(5):
+        pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "old"}))
+    pic("bac-01", "status", birth)   # the same birth again (a reconnect): its next_seq is as of the birth
+    pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "x"}, seq=2))
+    assert tile(pic)["prompt"] == "old" and tile(pic)["last_seq"] == 5
+    t.seq, t.birth = 0, 2           # tablectl journal new: seq starts at 1 again
+    pic("bac-01", "status", t.status())
+    pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "new"}))
+    assert tile(pic)["prompt"] == "new" and tile(pic)["last_seq"] == 1
+
+
+def test_baccarat_roads_are_drawn_from_the_results_since_the_last_shuffle() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    shoe1 = "BPB"
+    for c in shoe1:
+        pic("bac-01", "event", t.event("result", bac_result({"B": "banker", "P": "player"}[c])))
+    pic("bac-01", "event", t.event("shuffle", {"ok": True, "count": 416, "expected": 416}))
+    assert pic.detail("bac-01")["table"]["scoreboard"]["counts"] == {"banker": 0, "player": 0, "tie": 0}
+    words = {"B": "banker", "P": "player", "T": "tie"}
+    shoe2 = "TBBPBBBP"
+    envs = [t.event("result", bac_result(words[c])) for c in shoe2]
+    for env in envs[:3] + envs[4:] + envs[3:4]:   # the 4th arrives last, replayed: drawn in its place
+        pic("bac-01", "event", env)
+    assert pic.detail("bac-01")["table"]["scoreboard"] == scoreboard([bac_result(words[c]) for c in shoe2])
+    big = next(g for g in pic.detail("bac-01")["table"]["scoreboard"]["grids"] if g["name"] == "big_road")
+    assert [(c["col"], c["row"], c["mark"]) for c in big["cells"]][:4] == [(0, 0, "B"), (0, 1, "B"), (1, 0, "P"),
+                                                                          (2, 0, "B")]
+    assert Outcome.parse(shoe2)[0].winner == "T"
+
+
+def test_a_game_without_a_scoreboard_or_unknown_to_the_pit_still_has_its_tile() -> None:
+    t = Table(id="odd-01", game="no_such_game")
+    pic = fed(("odd-01", "status", t.status()))
+    pic("odd-01", "event", t.event("result", {"winner": "house", "points": 3}))
+    got = pic.detail("odd-01")["table"]
+    assert got["title"] is None and got["scoreboard"] is None
+    assert got["results"][0]["summary"] == 'result: winner="house", points=3'
+
+
+def test_bad_input_is_counted_and_left_out_and_the_picture_goes_on() -> None:
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    pic("bac-01", "event", [1, 2])                                   # not an object
+    pic("bac-01", "gossip", {"x": 1})                                # not a kind the service hands over
+    pic("bac-01", "event", {"seq": "7", "kind": "result", "data": {}})   # seq not a number
+    pic("bac-01", "event", {"seq": True, "kind": "result", "data": {}})
+    assert pic.ignored == 4
+    pic("bac-01", "event", {"seq": 1, "kind": "result", "data": "nope", "ts": "yesterday", "round": "one"})
+    pic("bac-01", "event", {"seq": 2, "kind": "alarm", "data": {"code": 7, "severity": "apocalyptic",
+                                                                 "message": "x" * 5000, "action": None}})
+    pic("bac-01", "event", {"seq": 3, "kind": "device", "data": {"device": ["shoe"], "status": {}}})
+    pic("bac-01", "state", {"seq": 3, "state": 5, "prompt": "not an object", "player_dealer": [1]})
+    pic(None, "event", {"seq": 1})                                    # type: ignore[arg-type]
+    got = tile(pic)
+    assert pic.errors == 0 and pic.ignored == 5
+    assert got["results"][0]["summary"] == "result (no data)"
+    alarm = got["alarms"][0]
+    assert alarm["code"] == "alarm" and alarm["severity"] == "warning" and len(alarm["message"]) == 300
+    assert alarm["action"] == "" and got["state"] is None
+    t.seq = 3
+    pic("bac-01", "event", t.event("result", bac_result("tie")))     # and a good one still counts
+    assert "TIE" in tile(pic)["results"][0]["summary"]
+
+
+def test_tables_beyond_the_bound_are_counted_not_kept(monkeypatch) -> None:
+    monkeypatch.setattr(picture_module, "MAX_TABLES", 2)
+    pic = Picture()
+    for n in range(4):
+        pic(f"t-{n}", "status", Table(id=f"t-{n}").status())
+    assert [t["table"] for t in pic.tiles()["tables"]] == ["t-0", "t-1"] and pic.ignored == 2
+
+
+def test_only_the_fields_the_board_names_are_passed_on() -> None:
+    t = Table()
+    status = t.status(journal="0123456789abcdef0123456789abcdef", secret_note="hole card 7H")
+    pic = fed(("bac-01", "status", status),
+              ("bac-01", "state", t.state("dealing", "deal", hands={"banker": ["AS", None]}, seats={"9": "x"})))
+    text = json.dumps(pic.detail("bac-01"))
+    for leak in ("0123456789abcdef", "hole card", "AS", "seats"):
+        assert leak not in text
+
+
+def test_the_feed_sends_a_snapshot_then_tile_patches_to_the_board_and_pages_to_their_table() -> None:
+    t, u = Table(), Table(id="tcp-01", game="three_card_poker")
+    pic = fed(("bac-01", "status", t.status()))
+    snapshot, board = pic.subscribe()
+    _, page = pic.subscribe("bac-01")
+    _, other = pic.subscribe("tcp-01")
+    assert [x["table"] for x in snapshot["tables"]] == ["bac-01"]
+    t.round = 1
+    pic("bac-01", "event", t.event("result", bac_result("banker")))
+    pic("tcp-01", "status", u.status())
+    patches = [json.loads(p) for p in board.take(1.0)]
+    assert [(p["table"], sorted(p)) for p in patches] == [("bac-01", ["table", "tile", "version"]),
+                                                          ("tcp-01", ["table", "tile", "version"])]
+    assert patches[0]["version"] > snapshot["version"]
+    (mine,) = [json.loads(p) for p in page.take(1.0)]
+    assert mine["history"][0]["round"] == 1 and mine["scoreboard"]["counts"]["banker"] == 1
+    assert [json.loads(p)["table"] for p in other.take(1.0)] == ["tcp-01"]
+    assert board.take(0.01) == []
+
+
+def test_a_slow_browser_is_dropped_not_waited_for_and_the_others_go_on() -> None:
+    pic = Picture(feed=Feed(maxsize=3))
+    t = Table()
+    _, slow = pic.subscribe()
+    _, quick = pic.subscribe()
+    got: list[str] = []
+    for _ in range(10):           # the observer thread: never blocked by the slow browser's full queue
+        pic("bac-01", "event", t.event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "b"}))
+        got.extend(quick.take(1.0))   # a browser that keeps up
+    assert [json.loads(p)["tile"]["last_seq"] for p in got] == list(range(1, 11))
+    with pytest.raises(Dropped, match="too far behind"):
+        slow.take(1.0)
+    assert pic.feed.dropped == 1 and pic.feed.clients() == 1
+    snapshot, again = pic.subscribe()          # the dropped browser reconnects: a fresh snapshot
+    assert snapshot["tables"][0]["last_seq"] == 10 and pic.feed.clients() == 2
+    pic.unsubscribe(again)
+    with pytest.raises(Dropped, match="closed"):
+        again.take(0.01)
