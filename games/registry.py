@@ -27,7 +27,7 @@ from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
 PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill",
-                             "no_bust", "double_hand", "hot_action", "pai_gow_tiles", "holdem", "stud")
+                             "no_bust", "double_hand", "hot_action", "pai_gow_tiles", "holdem", "stud", "draw")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 
