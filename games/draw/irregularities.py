@@ -172,7 +172,7 @@ def rule(args: Mapping[str, Any], view: HandView) -> Ruling:
     extra = sorted(set(args) - KEYS[what] - {"what", "id"})
     if extra:
         takes = ", ".join(sorted(KEYS[what])) or "nothing more"
-        raise IrregularityError(f"{extra[0]} is no part of a {what} report (it takes {takes})")
+        raise IrregularityError(f"{extra[0]} is no part of the {what} report (it takes {takes})")
     try:
         return _RULES[what](args, view)
     except EntryError as exc:

@@ -139,8 +139,8 @@ class DrawRound(PitchedRound):
 
     def _stub(self) -> int:
         """Cards in the stub when the draw begins: the deck less five each, the cards the deal's
-        irregularities took, and the burn."""
-        return self.spec.size - HAND * len(self.players) - self.extra - (0 if self.burned else 1)
+        irregularities took, and the burn (a sixth card taken back, or the top card)."""
+        return self.spec.size - HAND * len(self.players) - self.extra - 1
 
     def _live(self) -> set[int]:
         live = set(self.players) - set(self.dead)
