@@ -104,8 +104,9 @@ def parse_card(code: Any, what: str, spec: DeckSpec) -> Card:
     """One card entered, or :class:`EntryError` naming ``what`` (never the code)."""
     c = try_card(code) if isinstance(code, str) else None
     if c is None:
-        raise EntryError(f"{what} is not a card code (a rank 2-10, J, Q, K or A and a suit C, D, H or S, such as "
-                         "10H; the joker JK)")
+        # No example code in the message: a refusal names no card, not even for an example.
+        raise EntryError(f"{what} is not a card code: a rank (2-10, J, Q, K, A) then a suit (C, D, H, S), or the "
+                         "joker's code")
     if c not in spec.counts:
         raise EntryError(f"{what} is not a card of the deck ({spec.name})")
     return c

@@ -12,8 +12,11 @@ import re
 import pytest
 from round_run import RoundRun
 
+from controller.commands import parse
+from controller.inbox import Command
 from games.cards import cards
 from games.draw import DrawOptions, DrawRound
+from games.registry import get
 from games.round import Refused
 
 CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
@@ -509,3 +512,21 @@ def test_a_wrong_shuffle_count_sends_the_table_to_a_deck_check_naming_missing_ca
     assert r.m.state == "deck_check" and r.last("alarm")["code"] == "shuffle_count"
     r.m.deck_checked([c for c in r.m.spec.all_cards() if c != cards("JK")[0]], 0)
     assert r.last("alarm")["missing"] == ["JK"] and r.m.state == "deck_check"
+
+
+@pytest.mark.parametrize("name, payload, message", [
+    ("showdown", {"seat": 2, "cards": "AS KS QS JS 10S"}, "seat 2's hand is a list of 5 card codes"),
+    ("showdown", {"seat": 2, "cards": ["AS", "KS", "QS", "JS", 10]}, "card 5 of seat 2's hand is not a card code"),
+    ("irregularity", {"what": "exposed", "seat": 2, "card": ["9H"]}, "the exposed card is not a card code"),
+])
+def test_a_malformed_entry_passes_the_schema_to_a_refusal_that_quotes_no_code(name, payload, message):
+    """A schema error quotes the value it got: the commands' schemas leave the cards' shape to the
+    machine, whose refusal names a place, never a code."""
+    request = parse(Command(name, json.dumps({"id": 1, **payload}).encode(), "r"), remote_buttons=False,
+                    game=get("draw").commands)
+    r = Run().open()
+    r.to("deal" if name == "irregularity" else "showdown")
+    with pytest.raises(Refused) as caught:
+        r.m.command(request.name, request.args)
+    assert caught.value.reason.startswith(message)
+    assert CODE.findall(caught.value.reason) == []
