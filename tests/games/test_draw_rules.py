@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from controller.config import ConfigError, parse_raw
 from games.cards import cards
 from games.decks import standard
 from games.draw import rules
 from games.draw.options import DrawOptions
 from games.options import OptionError
 from games.poker.positions import first_to_act
+from hw_sim.table_config import sim_table_raw
 
 SPEC = standard(1, jokers=1)
 
@@ -55,6 +57,23 @@ def test_bad_options_name_their_key(values, key, why):
     with pytest.raises(OptionError) as caught:
         DrawOptions(**{"seats": 6, **values})
     assert caught.value.field == key and why in caught.value.why, caught.value
+
+
+@pytest.mark.parametrize("game, line", [
+    ({"antes": 100}, "game.antes: unknown key (allowed: ante, blinds, button_rule, first_blind, schedule, seats_in, "
+                     "variant)"),
+    ({"blinds": [500, 300]}, "game.blinds: smallest first (2-3-5), not [500, 300]"),
+    ({"blinds": [200, 300, 500, 1000]}, "game.blinds: must have at most 3 items (got 4)"),
+    ({"ante": 1.5}, "game.ante: must be an integer (got 1.5)"),
+    ({"first_blind": 7}, "game.first_blind: must be a seat, 1 to 6, not 7"),
+    ({"schedule": "holdem_4_8"}, "game.schedule: 'holdem_4_8' is not posted for lowball: draw_lowball"),
+])
+def test_a_bad_table_config_is_refused_naming_its_key(game, line):
+    raw = sim_table_raw("draw")
+    raw["game"] = {**raw["game"], **game}
+    with pytest.raises(ConfigError) as caught:
+        parse_raw(raw)
+    assert line in str(caught.value)
 
 
 # --- positions: rule 5 and BLINDS ------------------------------------------------------------
