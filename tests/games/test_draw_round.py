@@ -12,7 +12,7 @@ import re
 import pytest
 from round_run import RoundRun
 
-from controller.commands import parse
+from controller.commands import CommandError, parse
 from controller.inbox import Command
 from games.cards import cards
 from games.draw import DrawOptions, DrawRound
@@ -530,3 +530,29 @@ def test_a_malformed_entry_passes_the_schema_to_a_refusal_that_quotes_no_code(na
         r.m.command(request.name, request.args)
     assert caught.value.reason.startswith(message)
     assert CODE.findall(caught.value.reason) == []
+
+
+@pytest.mark.parametrize("name, payload, message", [
+    ("draw", {}, "bad draw command: draws: is required"),
+    ("draw", {"draws": {"1": "five"}}, "bad draw command: draws.1: must be an integer"),
+    ("irregularity", {"seat": 2}, "bad irregularity command: what: is required"),
+    ("irregularity", {"what": "boxed", "seats": [2]}, "bad irregularity command: seats: unknown key"),
+    ("showdown", {"seat": 2, "cards": ["AS"] * 9}, "bad showdown command: cards: must have at most 8 items"),
+])
+def test_a_malformed_command_is_refused_before_the_machine_naming_the_key(name, payload, message):
+    with pytest.raises(CommandError) as caught:
+        parse(Command(name, json.dumps({"id": 1, **payload}).encode(), "r"), remote_buttons=False,
+              game=get("draw").commands)
+    assert str(caught.value).startswith(message) and "AS" not in str(caught.value)
+
+
+def test_a_card_read_by_a_device_is_not_expected_and_the_hand_goes_on():
+    """No device reads a card at this table: a card read (a shoe configured by mistake) is a
+    warning naming what the table expects, and the hand is unchanged."""
+    r = Run().open()
+    r.to("deal")
+    r.m.card(cards("QS")[0])
+    alarm = r.last("alarm")
+    assert (alarm["code"], alarm["severity"]) == ("unexpected_card", "warning")
+    assert alarm["expected"] == "no card is read: the dealer pitches by hand (deal is due)"
+    assert r.m.state == "dealing" and r.prompt()["step"] == "deal"
