@@ -28,7 +28,7 @@ from games.round import DeviceRole, Emit, RoundMachine
 
 PACKAGES: tuple[str, ...] = ("baccarat", "joker_seven", "betwin", "three_card_poker", "seven_card_thrill",
                              "no_bust", "double_hand", "hot_action", "pai_gow_tiles", "holdem", "stud",
-                             "mexican_stud", "panguingue")
+                             "draw", "mexican_stud", "panguingue")
 """The game packages under ``games/``; each defines ``GAME``."""
 
 

@@ -119,12 +119,13 @@ def opening_positions(table: int, seats_in: Collection[int], *, button: int | No
     if start not in seats:
         raise ValueError(f"seat {start} is not in: the seats in are {sorted(seats)}")
     ahead = left_of(start, seats, table)   # start is last
-    if len(seats) <= blinds:
-        big = ahead[0]
-    elif button is not None:
-        big = ahead[blinds - 1]
+    if button is not None:
+        big = ahead[0] if len(seats) <= blinds else ahead[blinds - 1]
     else:
-        big = ahead[blinds - 2] if blinds >= 2 else start
+        # Rule 5: the high card posts the smallest blind posted, the next seats the others in turn,
+        # short-handed too (three players, three blinds: 2.00, 3.00, 5.00 from the high card).
+        posted = min(blinds, len(seats))
+        big = ahead[posted - 2] if posted >= 2 else start
     return _layout(table, seats, big, blinds)
 
 

@@ -132,7 +132,7 @@ def split(showdowns: Sequence[Showdown]) -> Split:
 def settle(rules: PokerRules, hands: Mapping[int, Sequence[Card]], board: Sequence[Card] = ()) -> dict[str, Any]:
     """The showdown of the hands entered by seat, as a table publishes it: each hand's best high
     and low, who wins each half among them, and why the pot goes where it goes (the whole pot to
-    the high hand when no low qualifies; Razz's to the best low)."""
+    the high hand when no low qualifies; Razz's and Low-Ball's to the best low)."""
     seats = sorted(hands)
     made = [showdown(rules, hands[s], board) for s in seats]
     won = split(made)
@@ -149,7 +149,7 @@ def settle(rules: PokerRules, hands: Mapping[int, Sequence[Card]], board: Sequen
     share = " share it" if len(high if rules.high is not None else low) > 1 else ""
     if rules.high is None:
         out["pot"] = "low"
-        out["why"] = f"the best low hand wins the pot (Razz): seat{'s' if len(low) > 1 else ''} " \
+        out["why"] = f"the best low hand wins the pot (Razz, Low-Ball): seat{'s' if len(low) > 1 else ''} " \
                      f"{', '.join(map(str, low))}{share}"
     elif rules.low is None:
         out["pot"] = "high"

@@ -119,6 +119,14 @@ def test_short_handed_draw_posts_the_bigger_blinds():   # choice 2: blinds left 
     assert first_to_act(8, p, {2, 4}, "later") == 4
 
 
+def test_three_players_three_blinds_from_the_high_card():
+    # rule 5 with three players: the high card (seat 4) "starts with a 2.00 blind and the second
+    # player - the 3.00 blind. The third player a 5.00 blind"; the 2.00 also has the button (choice 2)
+    p = opening_positions(8, {2, 4, 6}, first_blind=4, blinds=3)
+    assert (p.button, p.blinds) == (4, (4, 6, 2))
+    assert first_to_act(8, p, {2, 4, 6}, "first") == 4
+
+
 def test_three_players_three_blinds_exactly():
     p = next_positions(8, {2, 4, 6}, Positions(2, (None, 2, 4), (None, 2, 4)))
     # the big blind moves from 4 to 6; back to the right: 4 the 3, 2 the 2, and 2 has the button

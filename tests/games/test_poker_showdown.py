@@ -11,7 +11,7 @@ import pytest
 from games.cards import cards
 from games.poker.hands import PokerHandError
 from games.poker.low import LowRules
-from games.poker.showdown import GAMES, PokerRules, Showdown, Split, fives, showdown, split
+from games.poker.showdown import GAMES, PokerRules, Showdown, Split, fives, settle, showdown, split
 
 
 def play(game: str, hand: str, board: str = "") -> Showdown:
@@ -96,6 +96,16 @@ def test_lowball_razz_draw_and_mexican_through_the_table():
     assert play("razz", "KS 7D AH 2C 3S 4D 9H").low.name == "7-4-3-2-A"
     assert play("draw", "AS AD AH AC JK").high.name == "five aces"
     assert play("mexican_stud", "4S 5D 6H 7C JK").high.key[1] == 11
+
+
+def test_settle_says_a_low_only_game_gives_the_pot_to_the_best_low():
+    """Draw Poker & Low-Ball rule 6: "The winning event in Low-Ball is the best five 'low-cards'";
+    rule 9: "In case of tie the pot is split". Seats 2 and 5 tie on the wheel (the joker the lowest
+    card not held: the 5); seat 3's 7-6-4-3-2 loses."""
+    out = settle(GAMES["lowball"], {2: cards("JK AD 2H 3C 4S"), 3: cards("7S 6D 4H 3D 2S"),
+                                    5: cards("AS 2D 3H 4C 5S")})
+    assert (out["low"], out["high"], out["pot"]) == ([2, 5], [], "low")
+    assert out["why"] == "the best low hand wins the pot (Razz, Low-Ball): seats 2, 5 share it"
 
 
 def test_a_card_entered_twice_is_refused():
