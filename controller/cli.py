@@ -110,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     jn.set_defaults(func=cmd_journal_new)
 
     from controller import watch  # the pit's view: a module of its own
-    w = sub.add_parser("watch", help="the pit's view of a table, in the terminal")
+    w = sub.add_parser("watch", help="the pit's view in the terminal: every table at a glance, or each event")
     watch.add_arguments(w)
     w.set_defaults(func=watch.cmd_watch)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import IO
 
+from controller.columns import columns
 from controller.pit.report import Report
 
 
@@ -134,24 +135,3 @@ def missing_note(report: Report) -> str:
     unfillable = sum(1 for g in report.gaps if g.status == "unfillable")
     return (f"MISSING: {seqs} events of {', '.join(tables)} are not in the archive ({len(report.gaps)} "
             f"gaps, {unfillable} unfillable): the counts are short by them; tablectl report --only gaps")
-
-
-def columns(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: frozenset[str],
-            group: int) -> list[str]:
-    """Aligned columns, numbers to the right; the first ``group`` cells of a row left blank while
-    they repeat the row above."""
-    cells = [[str(c) for c in row] for row in rows]
-    shown: list[list[str]] = []
-    previous: list[str] | None = None
-    for row in cells:
-        same = previous is not None and row[:group] == previous[:group]
-        shown.append([""] * group + row[group:] if same else row)
-        previous = row
-    heads = [h.upper() for h in headers]
-    widths = [max(len(h), *(len(r[i]) for r in shown)) for i, h in enumerate(heads)]
-    right = [h in numeric for h in headers]
-
-    def line(row: Sequence[str]) -> str:
-        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=True)]
-        return "  ".join(parts).rstrip()
-    return [line(heads), *(line(r) for r in shown)]
