@@ -78,8 +78,8 @@ SECTIONS: dict[str, Section] = {s.name: s for s in (
             ("table", "game", "shift_date", "shift", "hands", "voids", "wager", "outcome", "terms", "count"),
             frozenset({"hands", "voids", "count"}), 6, _results, "no hand and no void in the period"),
     Section("alarms", "Alarms and voids",
-            "every alarm (its severity, code, message and the action it asked for) and every voided "
-            "round (its reason, and who voided it)",
+            "every alarm with its severity, code, message and the action it asked for; every voided "
+            "round with its reason and who voided it",
             ("table", "time", "seq", "round", "event", "severity", "code", "by", "reason", "action"),
             frozenset({"seq", "round"}), 1, _alarms, "no alarm and no void in the period"),
     Section("rotation", "Player-dealer rotation",
@@ -89,9 +89,9 @@ SECTIONS: dict[str, Section] = {s.name: s for s in (
             frozenset({"seq", "round", "seat", "consecutive"}), 1, _rotation,
             "no player-dealer event in the period"),
     Section("gaps", "Gaps: events the archive does not hold",
-            "seqs still missing (open: still asked for) or that the table could no longer give "
-            "(unfillable); the counts above are short by what they held; after/before: the events "
-            "around them",
+            "seqs the archive lacks: open ones are still asked for, unfillable ones the table could no "
+            "longer give; the counts above are short by what they held; after and before: the times of "
+            "the events around them",
             ("table", "first_seq", "last_seq", "missing", "status", "reason", "asked", "after", "before",
              "opened_at", "closed_at"),
             frozenset({"first_seq", "last_seq", "missing", "asked"}), 1, _gaps,
@@ -133,5 +133,7 @@ def missing_note(report: Report) -> str:
     seqs = sum(g.missing for g in report.gaps)
     tables = sorted({g.table for g in report.gaps})
     unfillable = sum(1 for g in report.gaps if g.status == "unfillable")
-    return (f"MISSING: {seqs} events of {', '.join(tables)} are not in the archive ({len(report.gaps)} "
-            f"gaps, {unfillable} unfillable): the counts are short by them; tablectl report --only gaps")
+    gaps = len(report.gaps)
+    return (f"MISSING: {seqs} event{'s' if seqs != 1 else ''} of {', '.join(tables)} {'are' if seqs != 1 else 'is'} "
+            f"not in the archive ({gaps} gap{'s' if gaps != 1 else ''}, {unfillable} unfillable): the counts are "
+            f"short by them; tablectl report --only gaps")
