@@ -14,7 +14,7 @@ def columns(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: f
     """The header (upper case) and the rows, each column as wide as its widest cell, the
     ``numeric`` ones to the right; the first ``group`` cells of a row left blank while they repeat
     the row above, so the eye finds the blocks."""
-    cells = [[str(c) for c in row] for row in rows]
+    cells = [[printable(str(c)) for c in row] for row in rows]
     shown: list[list[str]] = []
     previous: list[str] | None = None
     for row in cells:
@@ -29,3 +29,10 @@ def columns(headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: f
         parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=True)]
         return "  ".join(parts).rstrip()
     return [line(heads), *(line(r) for r in shown)]
+
+
+def printable(text: str) -> str:
+    """Text from a table fit for a terminal: what a table published can hold any character, and an
+    escape sequence in an alarm's message must not move the cursor or clear the screen; a control
+    character is shown escaped (``\\x1b``, ``\\n``) instead."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

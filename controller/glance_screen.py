@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from controller.columns import columns
+from controller.columns import columns, printable
 from controller.glance import Glance, TableGlance
 
 REFRESH = 30.0
@@ -106,6 +106,7 @@ class Screen:
         width = self.width()
         parts = []
         for text, how in lines:
+            text = printable(text)
             if width:
                 text = text[:width - 1]
             if self.colour and how:

@@ -101,3 +101,15 @@ def test_the_frame_marks_an_alarm_in_text_and_colour() -> None:
     plain = io.StringIO()
     Screen(glance, plain, "watching casino/+", tty=False, colour=False).close()
     assert "\x1b" not in plain.getvalue() and "!!  bac-01" in plain.getvalue()
+
+
+def test_what_a_table_published_cannot_drive_the_terminal() -> None:
+    """An alarm's message is any string a table sent: an escape sequence in it is shown, not obeyed."""
+    glance = fed(("event", env(10, "alarm", {**alarm("shoe_misread"), "message": "\x1b[2Jgone\nnext line"})),
+                 ("state", {"table": "bac-01", "seq": 10, "ts": NOW, "state": "fault\x1b[31m", "round": 1}))
+    out = io.StringIO()
+    Screen(glance, out, "watching casino/+", tty=True, colour=False, width=lambda: 200).close()
+    frame = out.getvalue()
+    assert "\\x1b[2Jgone\\nnext line" in frame and "fault\\x1b[31m" in frame
+    ours = frame.replace("\x1b[2J\x1b[H", "").replace(CLEAR_LINE, "").replace("\x1b[J", "")
+    assert "\x1b" not in ours
