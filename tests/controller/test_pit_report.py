@@ -23,6 +23,7 @@ import subprocess
 import sys
 from datetime import date, datetime
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -392,3 +393,20 @@ def test_a_database_that_is_not_the_archive_or_not_there(postgres, pg_url: str) 
     proc = run("--db", postgres.url("nosuchdb"))
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
     assert 'database "nosuchdb" does not exist' in proc.stderr
+
+
+def test_a_read_the_database_refuses_is_one_line_and_exit_1(site: str) -> None:
+    """A role that may connect but not read the archive (a grant forgotten): the report says what
+    the server said, on one line."""
+    import psycopg
+
+    parts = urlsplit(site)
+    role = f"reader_{parts.path.strip('/')}"   # roles are the server's, not the database's: one per test
+    with psycopg.connect(site, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN')
+    url = urlunsplit(parts._replace(netloc=f"{role}@{parts.hostname}:{parts.port}"))
+    proc = run("--db", url)
+    assert proc.returncode == 1 and proc.stdout == "", proc
+    assert len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith(f"tablectl report: reading the archive at {url} failed: ")
+    assert "permission denied for table" in proc.stderr
