@@ -2,7 +2,8 @@
 
 One thread draws; it wakes when the glance changes (a message came) and, with nothing coming,
 every :data:`REFRESH` seconds so the hour's hands and the clock move on. A burst of messages is
-one redraw, not one each: the thread draws what is there when it wakes. On a terminal the frame
+one redraw, not one each: the thread draws what is there when it wakes, at most every
+:data:`FRAME` seconds. On a terminal the frame
 is written over the last one (cursor home, each line cleared to its end), without clearing the
 screen first, so it does not flicker; every line is cut to the terminal's width so none wraps.
 
@@ -25,6 +26,11 @@ from controller.glance import Glance, TableGlance
 
 REFRESH = 30.0
 """Seconds between redraws when no message comes: the hands of the last hour age meanwhile."""
+
+FRAME = 0.1
+"""Seconds at least between two frames: no eye reads more than ten a second, and a simulated
+floor's hundreds of events a second would otherwise keep a core busy redrawing. Messages are
+taken in as they come meanwhile; only the drawing waits."""
 
 ALARM = "\x1b[1;37;41m"
 OFFLINE = "\x1b[33m"
@@ -64,7 +70,7 @@ class Screen:
 
     def __init__(self, glance: Glance, stream: TextIO, title: str, *, tty: bool | None = None,
                  colour: bool | None = None, width: Callable[[], int] | None = None,
-                 refresh: float = REFRESH) -> None:
+                 refresh: float = REFRESH, frame: float = FRAME) -> None:
         self.glance = glance
         self.stream = stream
         self.title = title
@@ -72,7 +78,9 @@ class Screen:
         self.colour = takes_colour(stream) if colour is None else colour
         self.width = width or (self._terminal_width if self.tty else (lambda: 0))
         self.refresh = refresh
+        self.frame = frame
         self._wake = threading.Event()
+        self._stop = threading.Event()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="watch-screen", daemon=True)
         self._first = True
@@ -88,6 +96,7 @@ class Screen:
     def close(self) -> None:
         """Stop the thread, then draw the last frame."""
         self._closed = True
+        self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(10)
@@ -100,6 +109,7 @@ class Screen:
                 return
             self._wake.clear()
             self._draw()
+            self._stop.wait(self.frame)
 
     def _draw(self) -> None:
         lines = board_lines(self.title, self.glance.tables(), self.glance.notices(), time.time())
