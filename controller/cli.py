@@ -110,9 +110,15 @@ def _parser() -> argparse.ArgumentParser:
     jn.set_defaults(func=cmd_journal_new)
 
     from controller import watch  # the pit's view: a module of its own
-    w = sub.add_parser("watch", help="the pit's view of a table, in the terminal")
+    w = sub.add_parser("watch", help="the pit's view in the terminal: every table at a glance, or each event")
     watch.add_arguments(w)
     w.set_defaults(func=watch.cmd_watch)
+
+    from controller.pit import report_cli  # reads the pit archive; psycopg only when it runs
+    rp = sub.add_parser("report", help="hands, results by shift, alarms and voids, player-dealer rotation and "
+                                       "gaps, from the pit archive")
+    report_cli.add_arguments(rp)
+    rp.set_defaults(func=report_cli.cmd_report)
 
     o = sub.add_parser("odds", help="each wager's probabilities and house edge, as a pit manager checks a paytable")
     o.add_argument("game", choices=registry.names(), metavar="GAME", help=f"one of {', '.join(registry.names())}")

@@ -140,17 +140,7 @@ class PitView:
         return []
 
     def _summary(self, table: str, data: dict) -> str:
-        game = self.games.get(table, self.game)
-        try:
-            summary = registry.get(game).summary if game else None
-        except KeyError:
-            summary = None
-        if summary is not None:
-            try:
-                return summary(data)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                pass  # a result the game's summary cannot read: shown as it is
-        return f"result: {_fmt(data)}"
+        return result_summary(self.games.get(table, self.game), data)
 
     def status_line(self, topic: str, status: dict) -> str:
         """The retained birth/death message: is the table up, and which birth is it (and its game,
@@ -173,6 +163,21 @@ class PitView:
         table = parts[-4] if len(parts) >= 4 else topic
         body = _fmt(reply.get("data") or {}) if reply.get("ok") else f"refused: {reply.get('error')}"
         return f"[{table}] {reply.get('command')} {reply.get('id')}: {body}"
+
+
+def result_summary(game: str | None, data: dict) -> str:
+    """One line for a ``result`` event's data: the game's own reading (games.registry ``summary``),
+    or the data as it is when the game is not known or its summary cannot read it."""
+    try:
+        summary = registry.get(game).summary if game else None
+    except KeyError:
+        summary = None
+    if summary is not None:
+        try:
+            return summary(data)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # a result the game's summary cannot read: shown as it is
+    return f"result: {_fmt(data)}"
 
 
 def _fmt(data: dict) -> str:

@@ -1,5 +1,7 @@
-"""`tablectl watch`: the pit's view of a table in the terminal, and with ``--replay`` the
-subscriber that asks the table for the gaps in ``seq`` it finds.
+"""`tablectl watch`: the pit's view in the terminal -- every table at a glance, one line each
+(controller.glance, on a terminal when no ``--table`` is given, or ``--view board``), or one line
+per event (``--view lines``, and whenever the output is not a terminal) -- and with ``--replay``
+the subscriber that asks the table for the gaps in ``seq`` it finds.
 
 Everything it reads is untrusted: anyone the broker lets publish on a table's topics can
 send any bytes, and a buggy or foreign publisher will. So :class:`Watch`
@@ -25,6 +27,7 @@ import argparse
 import logging
 import math
 import re
+import signal
 import sys
 import threading
 import time
@@ -34,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.glance import Glance
+from controller.glance_screen import Screen
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import REPLAY_LIMIT, PitView
 from controller.schemas import SchemaError, show, validate, validate_event
@@ -117,8 +122,15 @@ class Watch:
     def __init__(self, prefix: str, *, verbose: bool = False, since: int | None = None, replay: bool = False,
                  replay_max: int = REPLAY_LIMIT, reply_timeout: float = REPLY_TIMEOUT,
                  replay_timeout: float = REPLAY_TIMEOUT, retry_delays: tuple[float, ...] = RETRY_DELAYS,
-                 out: Callable[[str], None] = _print) -> None:
+                 out: Callable[[str], None] = _print, observer: Callable[[str, str, dict], None] | None = None,
+                 event_lines: bool = True) -> None:
+        """``observer``: called with ``(table, kind, body)`` for each message that passed every
+        check -- ``status``, ``state``, or ``event`` once per seq -- as the pit service calls its
+        observers (the board at a glance, controller.glance). ``event_lines``: False when the
+        observer shows the events (the board), so that only what else watch says goes to ``out``."""
         self.prefix = prefix
+        self.observer = observer
+        self.event_lines = event_lines
         self.view = PitView(verbose=verbose)
         self.view.seqs.since = since
         self.replay = replay
@@ -228,9 +240,13 @@ class Watch:
                                          f"{vouched[0]} at most ({vouched[1]}), and an event is never "
                                          f"{MAX_AHEAD} past that; not asked for")
         seqs = self.view.seqs
-        filled = seqs.filled
-        for line in self.view.feed(env):
-            self.out(line)
+        filled, duplicates = seqs.filled, seqs.duplicates
+        lines = self.view.feed(env)
+        if self.event_lines:
+            for line in lines:
+                self.out(line)
+        if self.observer is not None and seqs.duplicates == duplicates:
+            self.observer(table, "event", env)
         if seqs.filled > filled and seqs.missing(table) == 0:
             self.out(f"[{table}] no gap left: every seq up to {seqs.last[table]} received")
         for gap_table, first, last in seqs.take_gaps():
@@ -256,10 +272,15 @@ class Watch:
 
     def _status(self, topic: str, table: str, status: dict) -> None:
         if not status:
-            return self.out(f"[{table}] status cleared")
+            self.out(f"[{table}] status cleared")
+            if self.observer is not None:
+                self.observer(table, "status", {})
+            return
         if not self._retained("status", topic, table, status):
             return
         self.out(self.view.status_line(topic, status))
+        if self.observer is not None:
+            self.observer(table, "status", status)
         if "next_seq" in status:
             self._vouch(table, status["next_seq"] - 1, f"its birth {status['birth']}", current=False)
 
@@ -269,6 +290,8 @@ class Watch:
         if type(state["seq"]) is not int or state["seq"] > SEQ_MAX:
             return self._bad(topic, state, f"seq: must be an integer up to {SEQ_MAX} (got {show(state['seq'])})")
         self._vouch(table, state["seq"], "its state", current=True)
+        if self.observer is not None:
+            self.observer(table, "state", state)
 
     def _reply(self, topic: str, table: str, reply: dict, sends: list[tuple[str, dict]]) -> None:
         try:
@@ -443,6 +466,9 @@ def add_arguments(w: argparse.ArgumentParser) -> None:
     w.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT")
     w.add_argument("--prefix", default="casino")
     w.add_argument("--table", default="+", help="table id (default: every table)")
+    w.add_argument("--view", choices=("auto", "board", "lines"), default="auto",
+                   help="board: every table at a glance, one line each, redrawn as events come; lines: one "
+                        "line per event; auto (default): the board for every table on a terminal, else lines")
     w.add_argument("-v", "--verbose", action="store_true")
     w.add_argument("--replay", action="store_true",
                    help="ask the table (cmd/replay) for every gap in seq it sees; the broker's ACL must "
@@ -493,9 +519,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
         except TlsError as exc:
             print(f"tablectl watch: --tls-ca-file: {exc.reason}", file=sys.stderr)
             return 2
-    watch = Watch(args.prefix, verbose=args.verbose, since=args.since, replay=args.replay,
-                  replay_max=args.replay_max)
     base = f"{args.prefix}/{args.table}"
+    board = args.view == "board" or (args.view == "auto" and args.table == "+" and sys.stdout.isatty())
+    screen = None
+    if board:
+        glance = Glance()
+        screen = Screen(glance, sys.stdout, f"watching {base} on {host}:{port}")
+        glance.on_change = screen.changed
+        watch = Watch(args.prefix, verbose=args.verbose, since=args.since, replay=args.replay,
+                      replay_max=args.replay_max, out=glance.note, observer=glance.observe, event_lines=False)
+    else:
+        watch = Watch(args.prefix, verbose=args.verbose, since=args.since, replay=args.replay,
+                      replay_max=args.replay_max)
     pit = PitClient(host, port, watch.topics(args.table), watch.on_message, on_bad=watch.on_bad,
                     username=args.user, password=password, tls=tls)
     watch.publish = pit.publish
@@ -505,8 +540,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"tablectl watch: {exc}", file=sys.stderr)
         return 1
     print(f"watching {base} on {host}:{port}", flush=True)
-    StopSignal().wait()   # left installed while the watch closes
+    stop = StopSignal()   # left installed while the watch closes
+    if screen is not None:
+        screen.start()
+        if hasattr(signal, "SIGWINCH"):
+            # resized: redraw to the new width (its byte wakes the wait, which goes on)
+            signal.signal(signal.SIGWINCH, lambda *_: screen.changed())
+    stop.wait()
     watch.close()
     pit.stop()
+    if screen is not None:
+        screen.close()
     print(watch.summary(), flush=True)
     return 0

@@ -2,6 +2,9 @@
 
 - :mod:`controller.pit.archive`: every event of every table in PostgreSQL, keyed by (table, seq),
   with the gaps a table's seq shows and what became of each (docs/pit.md).
+- :mod:`controller.pit.report` (:mod:`~controller.pit.report_output`, :mod:`~controller.pit.report_cli`):
+  `tablectl report`, hands per hour, results by shift, alarms and voids, player-dealer rotation and
+  the gaps, read back from the archive; :mod:`controller.pit.shifts`: the site's shifts and zone.
 - ``controller/pit/migrations/``: the archive's schema, one numbered SQL file a version.
 - :mod:`controller.pit.picture`: the live picture of every table (tiles, round history, alarms,
   hands per hour, the game's scoreboard), an observer of the service; :mod:`controller.pit.feed`

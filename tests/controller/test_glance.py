@@ -1,0 +1,115 @@
+"""The board at a glance (controller.glance, controller.glance_screen): what one line of a table
+says, fed message by message as `tablectl watch` feeds it, and how the frame shows an alarm with
+colour and without. tests/e2e/test_watch_board.py runs it against real simulated tables."""
+
+from __future__ import annotations
+
+import io
+
+from controller.glance import Glance
+from controller.glance_screen import ALARM, CLEAR_LINE, HOME, OFFLINE, RESET, Screen, board_lines
+from games.baccarat.rules import outcome
+from games.cards import cards
+
+NOW = 1_709_300_000.0
+
+
+def env(seq: int, kind: str, data: dict, ts: float = NOW, round_: int | None = 1) -> dict:
+    return {"seq": seq, "ts": ts, "table": "bac-01", "round": round_, "kind": kind, "data": data}
+
+
+def result(player: str, banker: str) -> dict:
+    return outcome(cards(player), cards(banker)).to_dict() | {"player_dealer": None}
+
+
+def alarm(code: str, action: str = "call the pit") -> dict:
+    return {"code": code, "severity": "fault", "message": f"{code} happened", "card": None, "expected": None,
+            "missing": [], "extra": [], "action": action}
+
+
+def fed(*messages: tuple[str, dict], kind: str = "event") -> Glance:
+    glance = Glance(clock=lambda: NOW)
+    glance.observe("bac-01", "status", {"online": True, "table": "bac-01", "birth": 3, "game": "baccarat",
+                                        "devices": {"shoe": "online", "shuffler": "online"}})
+    for what, body in messages:
+        glance.observe("bac-01", what, body)
+    return glance
+
+
+def test_a_tables_line_holds_its_game_state_round_and_last_result() -> None:
+    glance = fed(("state", {"table": "bac-01", "seq": 9, "ts": NOW, "state": "dealing", "round": 12}),
+                 ("event", env(7, "result", result("2H 5C", "KD 6S"))),
+                 ("event", env(3, "result", result("2H 4C", "3D 4S"))))   # replayed: older, not the last
+    [t] = glance.tables()
+    assert (t.table, t.game, t.online, t.state, t.round) == ("bac-01", "baccarat", True, "dealing", 12)
+    assert t.last_result == "P 2H 5C = 7  |  B KD 6S = 6  ->  PLAYER"
+    assert t.devices_down() == "ok"
+
+
+def test_hands_per_hour_are_the_results_of_the_last_hour_by_the_tables_clock() -> None:
+    glance = fed(*(("event", env(seq, "result", result("2H 5C", "KD 6S"), ts=NOW - ago))
+                   for seq, ago in ((1, 3700), (2, 3500), (3, 600), (4, 10))))
+    [t] = glance.tables()
+    assert t.hands_per_hour(NOW) == 3
+    assert t.hands_per_hour(NOW + 3000) == 1     # an hour on, only the newest is within it
+
+
+def test_an_alarm_is_open_until_the_table_deals_again_not_when_the_round_is_voided() -> None:
+    glance = fed(("event", env(10, "alarm", alarm("shoe_misread", "void the round"))),
+                 ("event", env(11, "alarm", alarm("game_broken"))),
+                 ("event", env(12, "void", {"round": 1, "reason": "game broken", "by": "controller"})))
+    assert sorted(glance.tables()[0].alarms) == [10, 11]
+    assert glance.notices()[0].endswith("bac-01 ALARM fault shoe_misread | do: void the round | shoe_misread happened")
+    glance.observe("bac-01", "event", env(13, "round_start", {"round": 2, "player_dealer": None,
+                                                               "last_of_shoe": False}, round_=2))
+    glance.observe("bac-01", "event", env(9, "alarm", alarm("late_copy")))  # replayed from before: stays closed
+    assert glance.tables()[0].alarms == {}
+    glance.observe("bac-01", "event", env(14, "alarm", alarm("shoe_double_card")))
+    glance.observe("bac-01", "event", env(15, "resume", {"round": 2, "by": "pit", "burned": []}, round_=2))
+    assert glance.tables()[0].alarms == {}
+
+
+def test_devices_and_a_table_that_goes_away() -> None:
+    glance = fed(("event", env(4, "device", {"device": "shoe", "status": "fault", "code": "jam", "detail": ""})))
+    assert glance.tables()[0].devices_down() == "shoe fault"
+    glance.observe("bac-01", "status", {"online": False, "table": "bac-01", "birth": 3})
+    assert glance.tables()[0].online is False
+    glance.observe("bac-01", "status", {})   # its retained status cleared
+    assert glance.tables() == []
+
+
+def test_the_frame_marks_an_alarm_in_text_and_colour() -> None:
+    glance = fed(("event", env(10, "alarm", alarm("shoe_misread"))))
+    glance.observe("bj-02", "status", {"online": False, "table": "bj-02", "birth": 1})
+    lines = board_lines("watching casino/+", glance.tables(), glance.notices(), NOW)
+    assert lines[0][0].startswith("watching casino/+  |  2 tables, 1 with open alarms  |  ")
+    assert lines[1][0].split() == ["TABLE", "GAME", "ONLINE", "STATE", "ROUND", "HANDS/H", "ALARMS", "DEVICES",
+                                   "LAST", "RESULT"]
+    assert lines[2][0].split()[:5] == ["!!", "bac-01", "baccarat", "online", "?"] and lines[2][1] == "alarm"
+    assert lines[3][0].split()[:3] == ["bj-02", "?", "OFFLINE"] and lines[3][1] == "offline"
+    assert lines[-2:] == [("recent:", ""), (lines[-1][0], "")] and "ALARM fault shoe_misread" in lines[-1][0]
+
+    out = io.StringIO()
+    Screen(glance, out, "watching casino/+", tty=True, colour=True, width=lambda: 60).close()
+    frame = out.getvalue()
+    alarm_line = next(line for line in frame.split("\n") if "bac-01" in line)
+    assert alarm_line.startswith(ALARM + "!!") and alarm_line.endswith(RESET + CLEAR_LINE)
+    assert len(alarm_line) - len(ALARM + RESET + CLEAR_LINE) == 59   # cut to the width: no line wraps
+    assert next(line for line in frame.split("\n") if "bj-02" in line).startswith(OFFLINE)
+    assert HOME in frame
+
+    plain = io.StringIO()
+    Screen(glance, plain, "watching casino/+", tty=False, colour=False).close()
+    assert "\x1b" not in plain.getvalue() and "!!  bac-01" in plain.getvalue()
+
+
+def test_what_a_table_published_cannot_drive_the_terminal() -> None:
+    """An alarm's message is any string a table sent: an escape sequence in it is shown, not obeyed."""
+    glance = fed(("event", env(10, "alarm", {**alarm("shoe_misread"), "message": "\x1b[2Jgone\nnext line"})),
+                 ("state", {"table": "bac-01", "seq": 10, "ts": NOW, "state": "fault\x1b[31m", "round": 1}))
+    out = io.StringIO()
+    Screen(glance, out, "watching casino/+", tty=True, colour=False, width=lambda: 200).close()
+    frame = out.getvalue()
+    assert "\\x1b[2Jgone\\nnext line" in frame and "fault\\x1b[31m" in frame
+    ours = frame.replace("\x1b[2J\x1b[H", "").replace(CLEAR_LINE, "").replace("\x1b[J", "")
+    assert "\x1b" not in ours
