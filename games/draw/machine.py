@@ -40,6 +40,7 @@ from games.draw.stub import HAND, MAX_DRAW, DrawError, DrawPlan, describe, draw_
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.pitched import PitchedRound, money
 from games.poker.positions import Positions, first_to_act, left_of
+from games.poker.time_clock import TimeClock, collect_phrase
 from games.round import Emit, Refused
 
 STUB_RULE = ("if the stub runs short, the last card may not be dealt: at the last card, combine it with all the "
@@ -67,6 +68,10 @@ class DrawRound(PitchedRound):
         self.players: frozenset[int] = frozenset()
         self.take: dict[str, Any] | None = None
         self.stake: dict[str, Any] | None = None
+        schedule = options.economics.schedule
+        self.time_clock = (TimeClock(schedule.time_fee, schedule.period_minutes) if schedule.basis == "time"
+                           else None)
+        """The "fee of 5.00 is collected every 1/2 hr." (games.poker.time_clock), as each hand starts."""
         self.redeal_of: int | None = None     # the misdealt hand this hand redeals
         self._misdealt: int | None = None     # set by a misdeal: the next hand redeals it
         self._deck_suspect = False            # NO POT: the deck is checked before the next hand
@@ -113,6 +118,8 @@ class DrawRound(PitchedRound):
     def _entered_dealing(self) -> None:
         for seat in self.players:
             self.waiting.pop(seat, None)
+        if self.time_clock is not None and self.take is not None:
+            self.take = {**self.take, **self.time_clock.collect(self.players)}
         self._emit("action_button", self._positions_data())
 
     def _positions_data(self) -> dict[str, Any]:
@@ -211,8 +218,7 @@ class DrawRound(PitchedRound):
         n = len(self.players)
         button = f"button seat {pos.button}{' (dead)' if pos.dead_button else ''}"
         if take["basis"] == "time":
-            fee = (f"the house's collection is by time, {money(take['time_fee_each'])} per person per "
-                   f"{take['period_minutes']} minutes: nothing from this pot")
+            fee = collect_phrase(take)
         else:
             jackpot = f" and the jackpot {money(take['jackpot'])}" if take["jackpot"] else ""
             fee = f"collect the fee {money(take['fee'])}{jackpot} ({n} players)"

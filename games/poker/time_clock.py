@@ -54,4 +54,17 @@ class TimeClock:
         return {"time_due": due, "fee": self.fee_each * len(due), "time_left": left}
 
 
-__all__ = ["TimeClock"]
+def collect_phrase(take: dict[str, Any]) -> str:
+    """The collect step's words for a hand's time collection (``take``: the hand's published
+    collection after :meth:`TimeClock.collect`), the same in every game that collects by time."""
+    due = take.get("time_due", [])
+    cents = take["time_fee_each"]
+    rate = f"${cents // 100}.{cents % 100:02d} per person per {take['period_minutes']} minutes"
+    if not due:
+        return f"no player's time is due this hand ({rate}), nothing from this pot"
+    total = take["fee"]
+    return (f"collect time ({rate}) from seat{'s' if len(due) > 1 else ''} {', '.join(map(str, due))}: "
+            f"${total // 100}.{total % 100:02d} in all, nothing from this pot")
+
+
+__all__ = ["TimeClock", "collect_phrase"]

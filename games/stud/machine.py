@@ -35,7 +35,7 @@ from games.cards import Card
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.deal_plan import check_deck
 from games.poker.pitched import PitchedRound, money
-from games.poker.time_clock import TimeClock
+from games.poker.time_clock import TimeClock, collect_phrase
 from games.round import Emit, Refused
 from games.stud import rules
 from games.stud.options import StudOptions
@@ -109,11 +109,7 @@ class StudRound(PitchedRound):
         first = min(self.players)
         if step.action == "collect":
             if self.take["basis"] == "time":
-                due = self.take.get("time_due", [])
-                rate = f"{money(self.take['time_fee_each'])} per person per {self.take['period_minutes']} minutes"
-                fee = (f"collect time ({rate}) from seat{'s' if len(due) > 1 else ''} "
-                       f"{', '.join(map(str, due))}: {money(self.take['fee'])} in all, nothing from this pot"
-                       if due else f"no player's time is due this hand ({rate}), nothing from this pot")
+                fee = collect_phrase(self.take)
             else:
                 fee = f"collect the fee {money(self.take['fee'])} ({n} players; no jackpot in this game)"
             return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): take each player's ante; {fee}; "

@@ -100,12 +100,14 @@ def test_the_hand_starts_with_its_blinds_antes_and_collection_and_the_button_mov
         "seat": 1, "dead_button": False, "big_blind": 4, "players": [1, 2, 3, 4, 5, 6], "variant": "draw",
         "stakes": {"ante": 100, "antes": 600, "blinds": [{"amount": 200, "seat": 2}, {"amount": 300, "seat": 3},
                                                          {"amount": 500, "seat": 4}]},
-        "collection": {"players": 6, "fee": 0, "jackpot": 0, "basis": "time", "time_fee_each": 500,
-                       "period_minutes": 30, "schedule": "draw_lowball"},
+        "collection": {"players": 6, "fee": 3000, "jackpot": 0, "basis": "time", "time_fee_each": 500,
+                       "period_minutes": 30, "schedule": "draw_lowball", "time_due": [1, 2, 3, 4, 5, 6],
+                       "time_left": {str(s): 30 for s in range(1, 7)}},
         "redeal_of": None}
     assert r.prompt()["text"] == ("Hand 1 (Draw Poker): button seat 1; blinds: seat 2 $2.00, seat 3 $3.00, seat 4 "
-                                  "$5.00; antes $1.00 from each of the 6 players; the house's collection is by time, "
-                                  "$5.00 per person per 30 minutes: nothing from this pot; press deal.")
+                                  "$5.00; antes $1.00 from each of the 6 players; collect time ($5.00 per person per "
+                                  "30 minutes) from seats 1, 2, 3, 4, 5, 6: $30.00 in all, nothing from this pot; "
+                                  "press deal.")
     bet = r.to("bet")
     assert bet["text"].startswith("Betting round (before the draw): seat 5 acts first (left of the $5.00 blind); "
                                   "the blind is live") and "check and raise is permitted" in bet["text"]
@@ -556,3 +558,20 @@ def test_a_card_read_by_a_device_is_not_expected_and_the_hand_goes_on():
     assert (alarm["code"], alarm["severity"]) == ("unexpected_card", "warning")
     assert alarm["expected"] == "no card is read: the dealer pitches by hand (deal is due)"
     assert r.m.state == "dealing" and r.prompt()["step"] == "deal"
+
+
+def test_the_half_hour_fee_is_collected_again_when_a_players_time_runs_out():
+    # Draw & Low-Ball: "The fee of 5.00 is collected every 1/2 hr." (games/poker/time_clock.py): all
+    # six pay as hand 1 starts; seat 6 sits in late (at 10 minutes) and pays then; at 31 minutes
+    # seats 1-5 pay again and seat 6 still has 9 minutes.
+    r = Run(seats_in=[1, 2, 3, 4, 5]).open()
+    now = [0.0]
+    r.m.time_clock.clock = lambda: now[0]
+    assert r.hand()["collection"]["time_due"] == [1, 2, 3, 4, 5]
+    now[0] = 10 * 60
+    assert r.m.press("sit_in", 6).accepted
+    take = r.hand()["collection"]
+    assert take["time_due"] == [6] and take["fee"] == 500
+    now[0] = 31 * 60
+    take = r.hand()["collection"]
+    assert take["time_due"] == [1, 2, 3, 4, 5] and take["fee"] == 2500 and take["time_left"]["6"] == 9
