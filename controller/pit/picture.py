@@ -427,12 +427,20 @@ class Picture:
 
     def _publish(self, t: _Table, changed: set[str]) -> None:
         version, window = self._version, self.window
+        made: list[dict[str, Any]] = []
+
+        def tile() -> dict[str, Any]:
+            # Made only for a browser that wants it (the feed calls board() and page() at once,
+            # under the picture's lock): `tablectl watch` has no browser and reads tiles per frame.
+            if not made:
+                made.append(t.tile(window))
+            return made[0]
 
         def board() -> str:
-            return json.dumps({"version": version, "table": t.id, "tile": tile})
+            return json.dumps({"version": version, "table": t.id, "tile": tile()})
 
         def page() -> str:
-            patch: dict[str, Any] = {"version": version, "table": t.id, "tile": tile}
+            patch: dict[str, Any] = {"version": version, "table": t.id, "tile": tile()}
             if "history" in changed:
                 patch["history"] = rounds
             if "alarm_log" in changed:
@@ -441,7 +449,6 @@ class Picture:
                 patch["scoreboard"] = t.scoreboard
             return json.dumps(patch)
 
-        tile = t.tile(window)
         rounds = [e for e in t.history.values() if e.pop("changed", False)]
         self.feed.publish(t.id, board, page)
 
