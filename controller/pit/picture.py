@@ -17,7 +17,8 @@ gap) goes into the results, the history, the pace and the scoreboard, in seq ord
 change what the table is doing now (its state, prompt, round, devices, open alarms): newer events
 already said that. A retained state is believed when its seq is at least the highest event seq
 seen. A birth whose ``next_seq`` is below what was seen means the table's seq started again
-(``tablectl journal new``): its events count as new from there.
+(``tablectl journal new``): its events count as new from there. A retained status cleared (an
+empty payload: the table was taken off the floor) takes the table out of the picture.
 
 **Alarms** stay open until the table says it has gone on (the table never publishes "cleared"):
 
@@ -217,6 +218,9 @@ class Picture:
         if kind not in ("status", "state", "event") or not isinstance(body, dict) or not isinstance(table, str):
             self.ignored += 1
             return None
+        if kind == "status" and not body:
+            self._forget(table)
+            return None
         t = self._tables.get(table)
         if t is None:
             if len(self._tables) >= MAX_TABLES:
@@ -229,9 +233,18 @@ class Picture:
             return self._state(t, body)
         return self._event(t, body)
 
+    def _forget(self, table: str) -> None:
+        """A retained status cleared: someone took the table off the floor (a table never clears its
+        own status; stopping, it says ``online: false``). Its tile leaves the board and watch alike,
+        rather than stand there offline for good; a browser on its page is told it has gone. Its
+        rounds and alarms are in the archive; a new birth starts its picture afresh."""
+        if self._tables.pop(table, None) is None:
+            return
+        self._version += 1
+        patch = json.dumps({"version": self._version, "table": table, "tile": None})
+        self.feed.publish(table, lambda: patch, lambda: patch)
+
     def _status(self, t: _Table, status: dict) -> set[str] | None:
-        if not status:
-            return None  # a retained status cleared: nothing said
         birth = _int(status.get("birth"))
         if status.get("online") is True:
             reborn = birth != t.birth   # a status is republished on every reconnect: the same birth

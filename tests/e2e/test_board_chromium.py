@@ -265,6 +265,40 @@ def test_the_baccarat_page_draws_the_roads_of_a_known_shoe_and_shows_table_text_
     assert feed.bad == [] and picture.errors == 0
 
 
+def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(broker, pit, browser) -> None:
+    """Its retained status cleared (an empty retained message): the tile goes from a board that is
+    open, and a page open on the table says it has left; `tablectl watch` drops its line alike."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    picture, server, feed = pit
+    send = publisher(broker)
+
+    def clear() -> None:
+        send.client.publish("casino/bac-gone/status", b"", qos=1, retain=True).wait_for_publish(10)  # type: ignore[attr-defined]
+
+    def shown(script: str) -> None:
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script(script), f"never true: {script}")
+
+    try:
+        t = Table(id="bac-gone")
+        send("casino/bac-gone/status", t.status(), True)
+        stamped(browser, server.url + "/")
+        seen(browser, "tile:bac-gone")
+        clear()
+        shown("return !document.querySelector('article[data-table=\"bac-gone\"]') && "
+              "document.querySelector('main').textContent.includes('No table has been heard from yet.')")
+        t.birth = 2
+        send("casino/bac-gone/status", t.status(), True)   # back on the floor
+        stamped(browser, server.url + "/table/bac-gone")
+        seen(browser, "tile:bac-gone")
+        clear()
+        shown("return document.querySelector('main').textContent === 'Table bac-gone has left the floor.'")
+    finally:
+        send.client.loop_stop()   # type: ignore[attr-defined]
+        send.client.disconnect()  # type: ignore[attr-defined]
+    assert picture.detail("bac-gone") is None and feed.bad == [] and picture.errors == 0
+
+
 def test_the_pictures_here_are_the_hand_worked_ones() -> None:
     """ROADS above is the shoe of the roads' own tests, drawn the same way by the module."""
     from games.baccarat.roads import Outcome, roads

@@ -181,6 +181,29 @@ def test_a_new_birth_clears_the_alarms_and_an_offline_status_says_why() -> None:
     assert got["online"] is True and got["birth"] == 2 and got["reason"] is None and got["alarms"] == []
 
 
+def test_a_table_whose_retained_status_is_cleared_leaves_the_board_and_its_page_is_told() -> None:
+    """An empty retained status: the table was taken off the floor (a table never clears its own;
+    stopping, it says offline). `tablectl watch` drops its line the same way (test_glance.py)."""
+    t, u = Table(), Table(id="tcp-01", game="three_card_poker")
+    pic = fed(("bac-01", "status", t.status()), ("tcp-01", "status", u.status()))
+    t.round = 1
+    pic("bac-01", "event", t.event("result", bac_result("banker")))
+    snapshot, board = pic.subscribe()
+    _, page = pic.subscribe("bac-01")
+    _, other = pic.subscribe("tcp-01")
+    pic("bac-01", "status", {})
+    assert [x["table"] for x in pic.tiles()["tables"]] == ["tcp-01"] and pic.detail("bac-01") is None
+    (gone,) = [json.loads(p) for p in board.take(1.0)]
+    assert gone == {"version": snapshot["version"] + 1, "table": "bac-01", "tile": None}
+    assert [json.loads(p) for p in page.take(1.0)] == [gone] and other.take(0.01) == []
+    pic("bac-01", "status", {})                  # cleared again, or never seen: nothing to say
+    pic("xyz-09", "status", {})
+    assert board.take(0.01) == [] and pic.tiles()["version"] == gone["version"]
+    t.birth = 2
+    pic("bac-01", "status", t.status())          # back on the floor: a picture from its new birth
+    assert tile(pic)["results"] == [] and tile(pic)["online"] is True
+
+
 def test_a_table_whose_seq_started_again_is_followed_from_its_new_seq() -> None:
     t = Table()
     birth = t.status()

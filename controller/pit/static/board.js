@@ -14,6 +14,7 @@
 
   const tiles = new Map();      // table id -> tile JSON (the board)
   let detail = null;            // the table's page JSON (a table's page)
+  let gone = false;             // the table's page: it was taken off the floor while watched
   const announced = new Set();  // "table:seq" of alarms already said aloud
   let first = true;
 
@@ -113,6 +114,11 @@
     main.replaceChildren(tiles.size ? list : el("p", {class: "empty", text: "No table has been heard from yet."}));
   }
 
+  function removeTile(id) {     // its retained status was cleared: the table left the floor
+    tiles.delete(id);
+    drawBoard();
+  }
+
   function updateTile(t) {
     tiles.set(t.table, t);
     announce(t.table, t.alarms);
@@ -128,7 +134,8 @@
     document.title = `Pit board: ${pageTable}`;
     heading.textContent = `Table ${pageTable}`;
     if (!detail) {
-      main.replaceChildren(el("p", {class: "empty", text: `Table ${pageTable} has not been heard from yet.`}));
+      main.replaceChildren(el("p", {class: "empty", text: gone ? `Table ${pageTable} has left the floor.`
+                                                             : `Table ${pageTable} has not been heard from yet.`}));
       return;
     }
     const left = el("div", {}, tileNode(detail));
@@ -194,6 +201,8 @@
   }
 
   function patchPage(p) {
+    if (!p.tile) { detail = null; gone = true; return drawPage(); }
+    gone = false;
     if (!detail) { detail = Object.assign({history: [], alarm_log: [], scoreboard: null}, p.tile); }
     const keep = {history: detail.history, alarm_log: detail.alarm_log, scoreboard: detail.scoreboard};
     detail = Object.assign(keep, p.tile);
@@ -229,7 +238,7 @@
     });
     source.addEventListener("patch", e => {
       const p = JSON.parse(e.data);
-      if (pageTable) { if (p.table === pageTable) patchPage(p); } else updateTile(p.tile);
+      if (pageTable) { if (p.table === pageTable) patchPage(p); } else if (p.tile) updateTile(p.tile); else removeTile(p.table);
     });
     source.addEventListener("dropped", () => { connection.textContent = "Catching up…"; });
     source.onerror = () => {
