@@ -1,7 +1,9 @@
 """The glance on a terminal: the board redrawn in place, alarms loud.
 
-One thread draws; it wakes when the glance changes (a message came) and, with nothing coming,
-every :data:`REFRESH` seconds so the hour's hands and the clock move on. A burst of messages is
+Each table's line is its pit-board tile (controller.pit.picture) in columns: the same open alarms,
+the same hands per hour and the same last result a browser on the board shows, only drawn for a
+terminal. One thread draws; it wakes when the glance changes (a message came) and, with nothing
+coming, every :data:`REFRESH` seconds so the clock moves on. A burst of messages is
 one redraw, not one each: the thread draws what is there when it wakes, at most every
 :data:`FRAME` seconds. On a terminal the frame
 is written over the last one (cursor home, each line cleared to its end), without clearing the
@@ -19,13 +21,13 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from controller.columns import columns, printable
-from controller.glance import Glance, TableGlance
+from controller.glance import Glance
 
 REFRESH = 30.0
-"""Seconds between redraws when no message comes: the hands of the last hour age meanwhile."""
+"""Seconds between redraws when no message comes: the header's clock says the frame is current."""
 
 FRAME = 0.1
 """Seconds at least between two frames: no eye reads more than ten a second, and a simulated
@@ -45,20 +47,37 @@ def takes_colour(stream: TextIO) -> bool:
     return stream.isatty() and os.environ.get("TERM", "") not in ("", "dumb") and "NO_COLOR" not in os.environ
 
 
-def board_lines(title: str, tables: list[TableGlance], notices: list[str], now: float) -> list[tuple[str, str]]:
-    """The frame as (line, how to show it: ``alarm``, ``offline`` or empty)."""
-    alarming = sum(1 for t in tables if t.alarms)
-    head = (f"{title}  |  {len(tables)} table{'s' if len(tables) != 1 else ''}, "
+def hands(tile: dict[str, Any]) -> str:
+    """The tile's pace as the board writes it (40.0 is ``40``, 61.54 was rounded to ``61.5``);
+    ``-`` before a table has two results to take a pace from."""
+    pace = tile.get("hands_per_hour")
+    if pace is None:
+        return "-"
+    return str(int(pace)) if pace == int(pace) else f"{pace:.1f}"
+
+
+def devices(tile: dict[str, Any]) -> str:
+    """The devices that are not online, or ``ok``; empty before the table has said (the board's
+    "Devices: not known")."""
+    down = [f"{name} {status}" for name, status in tile.get("devices", {}).items() if status != "online"]
+    return ", ".join(down) if down else "ok" if tile.get("devices") else ""
+
+
+def board_lines(title: str, tiles: list[dict[str, Any]], notices: list[str], now: float) -> list[tuple[str, str]]:
+    """The frame as (line, how to show it: ``alarm``, ``offline`` or empty), from the board's
+    tiles (controller.pit.picture ``Picture.tiles``)."""
+    alarming = sum(1 for t in tiles if t["alarms"])
+    head = (f"{title}  |  {len(tiles)} table{'s' if len(tiles) != 1 else ''}, "
             f"{alarming} with open alarms  |  {time.strftime('%H:%M:%S', time.localtime(now))}")
-    rows = [["!!" if t.alarms else "", t.table, t.game or "?",
-             "online" if t.online else "OFFLINE" if t.online is False else "?",
-             t.state or "?", t.round or "", t.hands_per_hour(now), len(t.alarms) or "",
-             t.devices_down(), t.last_result] for t in tables]
+    rows = [["!!" if t["alarms"] else "", t["table"], t["game"] or "?",
+             "online" if t["online"] else "OFFLINE" if t["online"] is False else "?",
+             t["state"] or "?", t["round"] or "", hands(t), len(t["alarms"]) or "",
+             devices(t), t["results"][0]["summary"] if t["results"] else ""] for t in tiles]
     lines = columns(HEADERS, rows, NUMERIC)
     out = [(head, ""), (lines[0], "")]
-    for t, line in zip(tables, lines[1:], strict=True):
-        out.append((line, "alarm" if t.alarms else "offline" if t.online is False else ""))
-    if not tables:
+    for t, line in zip(tiles, lines[1:], strict=True):
+        out.append((line, "alarm" if t["alarms"] else "offline" if t["online"] is False else ""))
+    if not tiles:
         out.append(("(no table has published yet)", ""))
     if notices:
         out += [("", ""), ("recent:", ""), *((f"  {n}", "") for n in notices)]

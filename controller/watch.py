@@ -1,7 +1,8 @@
 """`tablectl watch`: the pit's view in the terminal -- every table at a glance, one line each
-(controller.glance, on a terminal when no ``--table`` is given, or ``--view board``), or one line
-per event (``--view lines``, and whenever the output is not a terminal) -- and with ``--replay``
-the subscriber that asks the table for the gaps in ``seq`` it finds.
+(controller.glance: the pit board's picture, on a terminal when no ``--table`` is given, or
+``--view board``), or one line per event (``--view lines``, and whenever the output is not a
+terminal) -- and with ``--replay`` the subscriber that asks the table for the gaps in ``seq`` it
+finds.
 
 Everything it reads is untrusted: anyone the broker lets publish on a table's topics can
 send any bytes, and a buggy or foreign publisher will. So :class:`Watch`

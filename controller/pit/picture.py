@@ -1,7 +1,11 @@
-"""The live picture of every table, as the pit board shows it.
+"""The live picture of every table, as the pit board and `tablectl watch` show it.
 
 :class:`Picture` is an observer of the pit service (``observer(table, kind, body)``, called on the
-service's one thread with each accepted status, state and event, each (table, seq) once). It keeps
+service's one thread with each accepted status, state and event, each (table, seq) once), and of
+`tablectl watch`, which hands it what passed its checks the same way. It is the one model of
+"every table at a glance": the browser's tiles and the terminal's lines (controller.glance) are
+both read from :meth:`Picture.tiles`, so the two cannot disagree about a table -- which alarms are
+open, how fast it deals -- however each draws it. It keeps
 what a floor supervisor looks at per table (a *tile*: game, online, state, prompt, round, the last
 results, device health, hands per hour, the alarms still open) and what a table's page adds (the
 round history, the alarm log, and the game's scoreboard: baccarat's roads). The web side reads it
