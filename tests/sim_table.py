@@ -30,12 +30,14 @@ class SimTable:
     def __init__(self, broker, tmp_path: Path, *, seed: int = 1, transport: str = "pty",
                  pass_probability: float = 0.2, start_dealer: bool = True,
                  prepare: Callable[[SimRig], None] | None = None, rig: dict | None = None,
-                 devices: dict | None = None, game: str | None = None, game_options: dict | None = None) -> None:
+                 devices: dict | None = None, game: str | None = None, game_options: dict | None = None,
+                 table_id: str | None = None) -> None:
         """``rig``: more SimRig fields (``faults``, ``links``, ``heartbeat`` ...);
         ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...);
         ``game``: a simulated table of that registered game, as ``tablectl demo --game`` makes
         it (controller.cli.sim_table_config), instead of the example baccarat config, with
-        ``game_options`` over the demo's ``[game]``."""
+        ``game_options`` over the demo's ``[game]``; ``table_id``: another id than the config's,
+        for several tables of one game on one broker (each in its process: sim_table_process.py)."""
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
@@ -46,6 +48,8 @@ class SimTable:
             prepare(self.rig)
         if devices:
             cfg = replace(cfg, devices={n: replace(d, **devices) for n, d in cfg.devices.items()})
+        if table_id:
+            cfg = replace(cfg, table=replace(cfg.table, id=table_id))
         self.cfg = sim_config(cfg, self.rig.urls, broker.host, broker.port, tmp_path / "journal.db")
         self.base = f"{self.cfg.mqtt.prefix}/{self.cfg.table.id}"
         self.controller = build_controller(self.cfg)
@@ -56,7 +60,7 @@ class SimTable:
         self.messages: list[tuple[str, dict]] = []
         self.cond = threading.Condition()
         self.pit = PitClient(broker.host, broker.port, [f"{self.base}/#"], self._on_message,
-                             client_id=f"pit-{seed}").start()
+                             client_id=f"pit-{self.cfg.table.id}-{seed}").start()
 
     def _on_message(self, topic: str, payload: dict) -> None:
         if "/event/" in topic:

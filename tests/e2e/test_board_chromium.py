@@ -12,8 +12,6 @@ The screenshot of the board is kept in ``tests/artifacts/`` (ignored by git), pa
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -111,33 +109,6 @@ def pit(broker) -> Iterator[tuple[Picture, BoardServer, PitFeed]]:
     yield picture, server, feed
     server.stop()
     feed.stop()
-
-
-@pytest.fixture
-def table_process(broker, tmp_path: Path) -> Iterator[Callable[..., str]]:
-    """``table_process(game, seed)`` -> the table id of a simulated table in its own process
-    (tests/sim_table_process.py: one mock pin factory a process), stopped after the test."""
-    procs: list[subprocess.Popen] = []
-
-    def start(game: str, seed: int) -> str:
-        proc = subprocess.Popen([sys.executable, str(Path(__file__).parents[1] / "sim_table_process.py"),
-                                 "--port", str(broker.port), "--game", game, "--seed", str(seed),
-                                 "--dir", str(tmp_path / f"{game}-{seed}")],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        procs.append(proc)
-        line = proc.stdout.readline()   # pytest-timeout bounds a table that never starts
-        assert line.startswith("ready "), f"the {game} table did not start (exit {proc.poll()})"
-        return line.split()[1]
-
-    yield start
-    for proc in procs:
-        proc.stdin.close()
-    for proc in procs:
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 def test_three_simulated_tables_appear_and_a_result_and_an_alarm_show_within_a_second(

@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 
 from mqtt_support import Subscriber
-from sim_table import sim_config_file
 
 from controller.glance_screen import ALARM, CLEAR_BELOW, CLEAR_LINE, HOME
 from controller.pitview import result_summary
@@ -119,23 +118,18 @@ def pace(stamps: list[float]) -> str:
     return str(int(value)) if value == int(value) else f"{value:.1f}"
 
 
-def test_every_table_at_a_glance_with_an_alarm_highlighted(broker, table_factory, tmp_path) -> None:
+def test_every_table_at_a_glance_with_an_alarm_highlighted(broker, table_factory, table_process) -> None:
     """bac-sim-01 runs in this process, its dealer told not to void the round a misread card faults:
-    its alarm stays open, and it is paused so its count is exact. bac-sim-02 and -03 are a real
-    `tablectl run` and `tablectl sim` each (one process holds one simulated table's mock pins)."""
+    its alarm stays open, and it is paused so its pace is exact. bac-sim-02 and -03 each run in a
+    process of their own (the table_process fixture: one process holds one simulated table's mock
+    pins)."""
     ids = ["bac-sim-01", "bac-sim-02", "bac-sim-03"]
     results = Subscriber(broker.host, broker.port, "casino/+/event/result")
     watch = Terminal([*TABLECTL, "watch", "--broker", f"{broker.host}:{broker.port}"])
-    procs: list[subprocess.Popen] = []
     try:
         watch.wait_text("watching casino/+ on", 30)   # subscribed: it will see every event from now on
         for n, table in enumerate(ids[1:], start=2):
-            (tmp_path / table).mkdir()
-            config = sim_config_file(tmp_path / table, broker.port, **{'id = "bac-sim-01"': f'id = "{table}"'})
-            procs.append(subprocess.Popen([*TABLECTL, "sim", "--config", str(config), "--seed", str(n)],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
-            procs.append(subprocess.Popen([*TABLECTL, "run", "--config", str(config)],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+            assert table_process(seed=n, table_id=table) == table
         faulty = table_factory(seed=32, rig={"faults": ["misread@card:6"]})
         faulty.dealer.misbehave.skip_void = True        # the round stays in fault: the alarm stays open
         faulty.start()
@@ -172,9 +166,6 @@ def test_every_table_at_a_glance_with_an_alarm_highlighted(broker, table_factory
                    for line in recent), "\n".join(recent)
     finally:
         code, text, err = watch.stop()
-        for proc in reversed(procs):
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(30)
         results.close()
     assert code == 0, err
     assert "Traceback" not in err
