@@ -114,6 +114,12 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_arguments(w)
     w.set_defaults(func=watch.cmd_watch)
 
+    # the pit service's options only: the service (and psycopg) is imported when it runs
+    from controller.pit import command as pit_command
+    pt = sub.add_parser("pit", help="the pit service: every table's events archived in PostgreSQL, and the pit board")
+    pit_command.add_arguments(pt)
+    pt.set_defaults(func=pit_command.cmd_pit)
+
     o = sub.add_parser("odds", help="each wager's probabilities and house edge, as a pit manager checks a paytable")
     o.add_argument("game", choices=registry.names(), metavar="GAME", help=f"one of {', '.join(registry.names())}")
     o.add_argument("--paytable", help="the paytable to price (the game's own names; default: its sheet's)")

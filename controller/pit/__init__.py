@@ -3,6 +3,11 @@
 - :mod:`controller.pit.archive`: every event of every table in PostgreSQL, keyed by (table, seq),
   with the gaps a table's seq shows and what became of each (docs/pit.md).
 - ``controller/pit/migrations/``: the archive's schema, one numbered SQL file a version.
+- :mod:`controller.pit.checks`: what a message must be before the pit uses it (topic, JSON, schema, storable).
+- :mod:`controller.pit.seqs`: one table's seqs as bounded runs (handed to the observers, known archived).
+- :mod:`controller.pit.replays`: one table's ``cmd/replay`` requests: what to ask next, when, what a refusal means.
+- :mod:`controller.pit.service`: the MQTT side, ``PitService``: subscribe (shared), check, observe, archive, ask.
+- :mod:`controller.pit.command`: ``tablectl pit``, its options and its run.
 
 It runs in the pit, not under a table: its dependencies (psycopg) are the ``pit`` extra.
 """
