@@ -263,8 +263,8 @@ class Archive:
                     except psycopg.Error as exc:
                         raise ArchiveError(f"the archive database {self.where}: migration {migration.name} failed "
                                            f"and was rolled back: {_one_line(exc)}") from None
-                    log.warning("archive %s: schema migrated to version %d (%s)", self.where, migration.version,
-                                migration.name)
+                    log.info("archive %s: schema migrated to version %d (%s)", self.where, migration.version,
+                             migration.name)
                     applied.append(migration)
             finally:
                 if not self._conn.closed:

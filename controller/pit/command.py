@@ -137,7 +137,9 @@ def cmd_pit(args: argparse.Namespace) -> int:
                 return _fail(f"--http {http[0]}:{http[1]}: {exc.strerror or exc}", 2)
             except ValueError as exc:
                 return _fail(f"--http: {exc}", 2)
-        archive = f"archiving into {service.archive.where} (group {args.group})" if service.archive else "not archiving"
+        migrated = f", migrated now from {service.migrated[0].version - 1}" if service.migrated else ""
+        archive = (f"archiving into {service.archive.where} (schema version {service.schema_version}{migrated}; "
+                   f"group {args.group})" if service.archive else "not archiving")
         board_at = f"; the pit board on http://{http[0]}:{http[1]}/" if http else ""
         print(f"tablectl pit: {prefix}/+ on {host}:{port}, {archive}{board_at}; client id {client_id}, "
               f"status on {service.status_topic}", flush=True)

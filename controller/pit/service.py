@@ -154,6 +154,9 @@ class _Table:
     """Seqs known to be in the archive; its floor is the table's ``archived_to``."""
     check_at: float | None = None
     horizon: int = 0
+    """The highest seq seen when the check was scheduled: holes up to it are looked for."""
+    vouch_mark: int = 0
+    high_mark: int = 0
     open: list[tuple[int, int]] = field(default_factory=list)
     replays: TableReplays = field(default_factory=TableReplays)
     damaged: dict[int, str] = field(default_factory=dict)
@@ -211,6 +214,10 @@ class PitService:
         self._answered = threading.Event()
         self._refused: str | None = None
         self._thread: threading.Thread | None = None
+        self._stopped = False
+        self.migrated: list = []
+        """The migrations this start applied (controller.pit.archive.Migration)."""
+        self.schema_version = 0
         self.client = self._make_client(username, password, tls)
         self._warned_at = time.monotonic()
         self._warned_skipped = 0
@@ -227,7 +234,8 @@ class PitService:
         """Open the archive (migrating it), connect and subscribe; :class:`PitError` if any fails."""
         if self.archive is not None:
             try:
-                self.archive.open()
+                self.migrated = self.archive.open()
+                self.schema_version = self.archive.version()
                 known = self.archive.known_tables()
             except ArchiveError as exc:
                 self.archive.close()
@@ -260,7 +268,10 @@ class PitService:
 
     def stop(self) -> None:
         """Store what can be stored, say offline, disconnect. Unstored events stay unacknowledged:
-        the broker sends them again to the next start."""
+        the broker sends them again to the next start. A second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._halt()
         offline = self._own_status(online=False)
         self.client.disable_logger()  # paho's last turn after the disconnect logs "not connected" at ERROR
@@ -688,12 +699,19 @@ class PitService:
     def _schedule_check(self, t: _Table, now: float) -> None:
         if t.check_at is None:
             t.check_at = now + self.tuning.grace
-            t.horizon = max(t.high, t.vouched)
+            t.horizon, t.high_mark, t.vouch_mark = t.high, t.high, t.vouched
 
     def _check(self, t: _Table, now: float) -> None:
+        """Holes up to the highest seq seen a grace ago are gaps. What the table only vouched for
+        (its state's seq, its birth's next_seq) counts once no event came for a grace: a table
+        back from an outage publishes its birth and state first and its backlog after them, and
+        that backlog is on its way, not lost."""
         assert self.archive is not None
         t.check_at = None
-        check = self.archive.check_gaps(t.name, t.horizon)
+        horizon = t.horizon
+        if t.vouch_mark > horizon and t.high == t.high_mark:
+            horizon = t.vouch_mark
+        check = self.archive.check_gaps(t.name, horizon)
         for first, last in check.opened:
             self._count("gaps_opened")
             log.warning("pit service: table %s: seqs %d-%d are not in the archive; asking the table for them",
@@ -703,7 +721,7 @@ class PitService:
             log.info("pit service: table %s: seqs %d-%d arrived, the gap is filled", t.name, first, last)
         t.stored.raise_floor(check.archived_to)
         self._set_open(t, check.open)
-        if max(t.high, t.vouched) > t.horizon:
+        if max(t.high, t.vouched) > check.archived_to:
             self._want_check(t, now)
         out = t.replays.out
         if out is not None and out.phase == "replaying" and not _overlaps(t.open, out.first, out.last):
@@ -765,7 +783,7 @@ class PitService:
             self._count("replay_failed")
             return self._warn("pit service: table %s did not answer the replay of seqs %d-%d within %g s; asking "
                               "again in %g s", t.name, out.first, out.last, t.replays.reply_timeout, delay)
-        t.horizon = max(t.horizon, t.high, t.vouched)
+        t.horizon, t.high_mark, t.vouch_mark = max(t.horizon, t.high), t.high, max(t.vouch_mark, t.vouched)
         self._check(t, now)
         if t.replays.out is not out:
             return  # filled meanwhile

@@ -110,13 +110,27 @@ def journal_rows(path: Path) -> list[tuple[int, dict, int]]:
         db.close()
 
 
+def caught_up(view: ArchiveView, table: str, journal: Path, timeout: float = ARCHIVE_WAIT) -> None:
+    """Wait until the archive holds every seq journaled so far, with no open gap: before a table
+    is stopped, so that a gap found late can still be asked of it (a stopped table answers nothing)."""
+    top = journal_rows(journal)[-1][0]
+    view.wait(lambda: view.complete(table, top), f"seqs 1..{top} of {table} archived before the table stops", timeout)
+
+
 def assert_archive_is_journal(view: ArchiveView, table: str, journal: Path, timeout: float = ARCHIVE_WAIT) -> int:
     """Wait until the archive holds every seq the table journaled and has no open gap; then each
     (table, seq) is there once with the journal's envelope. The table must be stopped. The count."""
     rows = journal_rows(journal)
     top = rows[-1][0]
     assert [s for s, *_ in rows] == list(range(1, top + 1)), "the journal itself is whole"
-    view.wait(lambda: view.complete(table, top), f"seqs 1..{top} of {table} archived with no open gap", timeout)
+    try:
+        view.wait(lambda: view.complete(table, top), f"seqs 1..{top} of {table} archived with no open gap", timeout)
+    except AssertionError as exc:
+        have = set(view.seqs(table))
+        missing = [s for s in range(1, top + 1) if s not in have]
+        raise AssertionError(f"{exc}; missing {len(missing)}: {missing[:20]}; gaps {view.gaps(table)[:10]}; "
+                             f"archived_to {view.query('SELECT archived_to FROM tables WHERE table_id = %s', table)}; "
+                             f"undelivered in the journal {[s for s, _, d in rows if not d][:20]}") from None
     archived = view.envelopes(table)
     assert sorted(archived) == list(range(1, top + 1)), f"archived seqs beyond the journal: {sorted(archived)[-5:]}"
     for seq, env, _ in rows:
