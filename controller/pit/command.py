@@ -50,8 +50,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the shared subscription's group: every pit service of one site archiving into one database "
                         "uses the same (default tablectl-pit)")
     p.add_argument("--client-id", default=None,
-                   help="this service's MQTT client id, its own in the group (default tablectl-pit-<host name>); "
-                        "with use_username_as_clientid, its MQTT user name")
+                   help="this service's MQTT client id, its own in the group (default: --user, else "
+                        "tablectl-pit-<host name>); the broker of config/mosquitto.conf makes it the user name")
     p.add_argument("--http", metavar="ADDR:PORT", help="serve the pit board here (127.0.0.1:8080: this machine only)")
     p.add_argument("--password-file", type=Path, metavar="FILE",
                    help="the pit board's password (needed when --http is not a loopback address)")
@@ -82,7 +82,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
                      f"starting or ending with /", 2)
     if not GROUP.fullmatch(args.group):
         return _fail(f"--group {args.group!r}: letters, digits, '.', '_' and '-', at most 64", 2)
-    client_id = args.client_id or _default_client_id()
+    client_id = args.client_id or args.user or _default_client_id()
     if not CLIENT_ID.fullmatch(client_id):
         return _fail(f"--client-id {client_id!r}: letters, digits, '.', '_' and '-', at most 64", 2)
     if args.db is None and args.http is None:

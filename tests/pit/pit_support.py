@@ -145,7 +145,7 @@ class FakeTable:
     answers ``cmd/replay`` from what it published (or refuses, as told)."""
 
     def __init__(self, host: str, port: int, table: str = "fake-01", prefix: str = "casino",
-                 game: str = "baccarat") -> None:
+                 game: str = "baccarat", password: str | None = None) -> None:
         self.table, self.prefix, self.game = table, prefix, game
         self.base = f"{prefix}/{table}"
         self.published: dict[int, bytes] = {}
@@ -160,6 +160,8 @@ class FakeTable:
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(f"{self.base}/cmd/replay", qos=1)
         self.client.on_subscribe = lambda *a: subscribed.set()
         self.client.on_message = self._on_command
+        if password is not None:  # logged in as its own user, as a table at a site is
+            self.client.username_pw_set(table, password)
         self.client.connect(host, port)
         self.client.loop_start()
         assert subscribed.wait(WAIT), "the fake table could not subscribe"
