@@ -163,6 +163,8 @@ class _Table:
     """Seqs the table said it cannot read from its journal (its journal_row_damaged alarms)."""
     held: list[_Message] = field(default_factory=list)
     held_until: float = 0.0
+    status: dict = field(default_factory=dict)
+    """Its last status, checked."""
 
 
 _STOP = object()
@@ -438,21 +440,29 @@ class PitService:
         try:
             topic = parse_topic(self.prefix, msg.topic)
         except Bad as bad:
-            return self._reject(msg, None, bad)
-        t = self._table(topic.table)
-        if topic.what == "event":
-            return self._event(t, topic.kind or "", msg)
+            if "/event/" in msg.topic:
+                return self._reject(msg, None, bad)
+            topic = None
+            what, why = _what(msg.topic), bad.reason
+        if topic is not None and topic.what == "event":
+            return self._event(self._table(topic.table), topic.kind or "", msg)
         self._done(msg.ack)
         try:
+            if topic is None:
+                raise Bad("", why)
+            what = topic.what
             payload = parse_object(msg.payload)
-            if topic.what == "status":
-                return self._status(t, payload) if payload else None  # an empty one: a retained status cleared
-            if topic.what == "state":
-                return self._state(t, check_retained("state", t.name, payload)) if payload else None
-            return self._reply(t, check_reply(payload))
+            if not payload:
+                return None  # an empty retained status or state: cleared
+            if what == "status":
+                return self._status(self._table(topic.table, create=check_retained("status", topic.table, payload)))
+            t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing
+            if what == "state":
+                return self._state(t, topic.table, check_retained("state", topic.table, payload))
+            return self._reply(t, check_reply(payload)) if t is not None else None
         except Bad as bad:
-            self._count(f"bad_{topic.what}")
-            self._warn("pit service: %s on %s dropped: %s", topic.what, msg.topic[:200], bad.reason)
+            self._count(f"bad_{what}")
+            self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
 
     def _event(self, t: _Table, kind: str, msg: _Message) -> None:
         now = time.monotonic()
@@ -509,9 +519,11 @@ class PitService:
                 self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg)
             else:
                 self._reject(msg, t.name, _unknown(t.name))
+        if not t.known:  # a name that never became a table keeps no memory
+            self._tables.pop(t.name, None)
 
-    def _status(self, t: _Table, payload: dict) -> None:
-        status = check_retained("status", t.name, payload)
+    def _status(self, t: _Table) -> None:
+        status = t.status
         birth = status["birth"]
         if t.birth is not None and birth < t.birth:
             self._count("birth_backwards")
@@ -542,7 +554,9 @@ class PitService:
         self._touched.add(t.name)
         self._pump(t, time.monotonic())
 
-    def _state(self, t: _Table, state: dict) -> None:
+    def _state(self, t: _Table | None, table: str, state: dict) -> None:
+        if t is None or not t.known:  # the board may show it; the archive has nothing to vouch for
+            return self._tell(table, "state", state)
         seq = state["seq"]
         limit = max(t.vouched, t.high, t.last_archived)
         if limit and seq > limit + MAX_AHEAD:
@@ -813,12 +827,15 @@ class PitService:
                 if ack.gen == self._gen and self._connected:
                     self.client.ack(ack.mid, ack.qos)
 
-    def _table(self, name: str) -> _Table:
+    def _table(self, name: str, create: dict | None = None) -> _Table:
+        """The table ``name`` (made on first use); ``create``: its status, just checked."""
         t = self._tables.get(name)
         if t is None:
             t = self._tables[name] = _Table(name, replays=TableReplays(
                 limit=self.tuning.replay_limit, retry_delays=self.tuning.retry_delays,
                 reply_timeout=self.tuning.reply_timeout, replay_timeout=self.tuning.replay_timeout))
+        if create is not None:
+            t.status = create
         return t
 
     def _count(self, name: str, n: int = 1) -> None:
@@ -876,6 +893,14 @@ class PitService:
 def _unknown(table: str) -> Bad:
     return Bad(UNKNOWN_TABLE, f"table {table} has published no status under this prefix (its birth message "
                               f"names it to the pit): its events are not archived")
+
+
+def _what(topic: str) -> str:
+    """What a topic that did not parse was meant to be, for its counter."""
+    for end, what in (("/status", "status"), ("/state", "state"), ("/reply", "reply")):
+        if topic.endswith(end):
+            return what
+    return "status"
 
 
 def _overlaps(ranges: list[tuple[int, int]], first: int, last: int) -> bool:
