@@ -81,11 +81,16 @@ class TableReplays:
         return self.not_before if self.not_before > now else None
 
     def next(self, open_gaps: list[tuple[int, int]], now: float, request_id: str) -> Request | None:
-        """The request to send now, if any: none out, the retry delay passed, a gap open."""
+        """The request to send now, if any: none out, the retry delay passed, a gap open. It spans
+        every open gap that fits in :attr:`limit` seqs from the first: many small holes (a pit
+        service of a group away, whose share of the events the broker keeps for it) are one
+        request, the seqs between them coming again as duplicates, not one request each."""
         if self.out is not None or now < self.not_before or not open_gaps:
             return None
-        first, last = open_gaps[0]
-        self.out = Request(request_id, first, min(last, first + self.limit - 1), "asked", now + self.reply_timeout)
+        first = open_gaps[0][0]
+        end = first + self.limit - 1
+        last = max(min(b, end) for a, b in open_gaps if a <= end)
+        self.out = Request(request_id, first, last, "asked", now + self.reply_timeout)
         return self.out
 
     def accepted(self, now: float) -> None:

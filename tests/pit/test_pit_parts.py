@@ -119,3 +119,5 @@ def test_one_request_at_a_time_cut_to_the_limit_and_backed_off():
     assert replays.next([(5, 500)], now=55.0, request_id="d").id == "d"
     replays.done()
     assert replays.failures == 0 and replays.wake_at(60.0) is None
+    spanning = replays.next([(5, 10), (20, 30), (60, 200), (300, 301)], now=61.0, request_id="e")
+    assert (spanning.first, spanning.last) == (5, 104), "one request for the gaps within the limit"

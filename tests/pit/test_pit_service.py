@@ -290,3 +290,25 @@ def test_the_service_publishes_its_counters(broker, pit_factory, fake_table):
         assert offline.json()["counters"]["malformed"] == 1
     finally:
         watcher.close()
+
+
+def test_a_service_of_the_group_away_holds_nothing_up(broker, pit_factory, fake_table, archive_view):
+    """The broker keeps an absent member's share of a shared subscription for it (its session
+    lives on): the member still up finds those seqs missing from the archive and has the table
+    send them again; when the other is back, what it was kept is a duplicate."""
+    fake = fake_table()
+    fake.status()
+    one = pit_factory(broker, client_id="pit-a", group="share")
+    two = pit_factory(broker, client_id="pit-b", group="share")
+    for seq in range(1, 11):
+        fake.event(seq)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 10), "seqs 1..10 with both up")
+    two.stop()
+    for seq in range(11, 41):
+        fake.event(seq)
+    fake.state(40)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 40), "seqs 11..40 with one of the two away")
+    assert one.counters()["replay_requests"] >= 1, "its share was asked of the table"
+    back = pit_factory(broker, client_id="pit-b", group="share")
+    assert back.wait(lambda c: c["events_duplicate"] >= 1, WAIT), back.counters()
+    assert back.counters()["events_archived"] == 0 and archive_view.complete(fake.table, 40)
