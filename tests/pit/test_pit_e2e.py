@@ -159,10 +159,6 @@ def test_a_pruned_gap_is_recorded_unfillable(broker, pit_factory, sim_tables, ar
     assert pruned > 0 and first == 1
     service = pit_factory(broker)
     archive_view.wait(lambda: archive_view.gaps(TABLE, "unfillable"), "the pruned seqs recorded as unfillable")
-    table.dealer.paused.clear()
-    table.dealer.on_event(table.events("prompt")[-1])  # the dealer takes up where it stopped
-    _results(table, 2)
-    table.dealer.paused.set()
 
     def archived_all_still_journaled() -> bool:
         held = [s for s, *_ in journal_rows(table.cfg.journal.path)]
