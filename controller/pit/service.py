@@ -394,6 +394,9 @@ class PitService:
                     self._count("internal_errors")
                     log.exception("pit service: handling %r failed; going on", item if not isinstance(item, _Message)
                                   else item.topic[:200])
+                    if isinstance(item, _Message) and item.ack is not None and not any(
+                            item.ack in p.acks for p in self._pending.values()):
+                        item.ack.ready = True  # owed for ever, it would hold every later PUBACK back
             try:
                 self._flush()
                 self._due(time.monotonic())
