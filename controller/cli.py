@@ -119,6 +119,11 @@ def _parser() -> argparse.ArgumentParser:
                                        "gaps, from the pit archive")
     report_cli.add_arguments(rp)
     rp.set_defaults(func=report_cli.cmd_report)
+    # the pit service's options only: the service (and psycopg) is imported when it runs
+    from controller.pit import command as pit_command
+    pt = sub.add_parser("pit", help="the pit service: every table's events archived in PostgreSQL, and the pit board")
+    pit_command.add_arguments(pt)
+    pt.set_defaults(func=pit_command.cmd_pit)
 
     o = sub.add_parser("odds", help="each wager's probabilities and house edge, as a pit manager checks a paytable")
     o.add_argument("game", choices=registry.names(), metavar="GAME", help=f"one of {', '.join(registry.names())}")

@@ -56,6 +56,10 @@ def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
     # the pit board's page (controller.pit.web serves it from the package)
     for name in ("board.html", "board.css", "board.js", "login.html"):
         assert (installed / "controller" / "pit" / "static" / name).is_file(), name
+    # the pit archive's migrations (tablectl pit applies them at start)
+    migrations = sorted(p.name for p in (ROOT / "controller" / "pit" / "migrations").glob("*.sql"))
+    assert migrations and sorted(p.name for p in (installed / "controller" / "pit" / "migrations").glob("*.sql")) \
+        == migrations
     # the benchmark is a tool beside the simulator (`tablectl bench` imports it when it runs)
     for name in ("__init__", "__main__", "harness", "sim_worker", "workers"):
         assert (installed / "hw_sim" / "bench" / f"{name}.py").is_file(), name

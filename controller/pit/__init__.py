@@ -11,6 +11,11 @@
   fans its changes out to the browsers, each with a bounded queue.
 - :mod:`controller.pit.web`: the pit board over HTTP (the page in ``static/``, its JSON, a
   server-sent event stream), localhost unless a password is given (:mod:`controller.pit.auth`).
+- :mod:`controller.pit.checks`: what a message must be before the pit uses it (topic, JSON, schema, storable).
+- :mod:`controller.pit.seqs`: one table's seqs as bounded runs (handed to the observers, known archived).
+- :mod:`controller.pit.replays`: one table's ``cmd/replay`` requests: what to ask next, when, what a refusal means.
+- :mod:`controller.pit.service`: the MQTT side, ``PitService``: subscribe (shared), check, observe, archive, ask.
+- :mod:`controller.pit.command`: ``tablectl pit``, its options and its run.
 
 It runs in the pit, not under a table: its dependencies (psycopg) are the ``pit`` extra.
 """

@@ -1,0 +1,168 @@
+"""`tablectl pit`: its options, and the run from start to a clean stop (docs/pit.md).
+
+Nothing heavy is imported until the command runs: the parser is built for every `tablectl`
+command, on the Pi too, where the pit's dependencies (psycopg, the ``pit`` extra) are absent.
+Every way it can fail to start ends in one line and a non-zero exit: 2 for what the operator
+must change (an option, a database URL, a schema newer than this tablectl, a port in use), 1
+for what may come right by itself (the broker or the database not reachable yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from controller.pit_client import parse_address
+
+GROUP = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600 seconds, not {text}")
+    return value
+
+
+def _default_client_id() -> str:
+    host = re.sub(r"[^A-Za-z0-9_.-]", "-", socket.gethostname())[:40] or "host"
+    return f"tablectl-pit-{host}"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``tablectl pit``."""
+    p.add_argument("--broker", default="127.0.0.1:1883", help="HOST:PORT of the pit's broker")
+    p.add_argument("--db", metavar="URL",
+                   help="the archive, a PostgreSQL URL such as postgresql://pit@db-host/tablectl (its password in "
+                        "~/.pgpass or PGPASSFILE, not here: ps shows a command line); without it nothing is archived")
+    p.add_argument("--prefix", default="casino", help="the site's topic prefix (default casino)")
+    p.add_argument("--group", default="tablectl-pit",
+                   help="the shared subscription's group: every pit service of one site archiving into one database "
+                        "uses the same (default tablectl-pit)")
+    p.add_argument("--client-id", default=None,
+                   help="this service's MQTT client id, its own in the group (default: --user, else "
+                        "tablectl-pit-<host name>); the broker of config/mosquitto.conf makes it the user name")
+    p.add_argument("--http", metavar="ADDR:PORT", help="serve the pit board here (127.0.0.1:8080: this machine only)")
+    p.add_argument("--password-file", type=Path, metavar="FILE",
+                   help="the pit board's password (needed when --http is not a loopback address)")
+    p.add_argument("--user", help="MQTT user name (config/acl: a pit-archive user)")
+    p.add_argument("--mqtt-password-file", type=Path, metavar="FILE",
+                   help="a file holding the MQTT password (never on the command line, where ps shows it)")
+    p.add_argument("--tls", action="store_true", help="TLS to the broker, verified against the system's CAs")
+    p.add_argument("--tls-ca-file", metavar="FILE", help="TLS, verified against this CA (implies --tls)")
+    p.add_argument("--grace", type=_seconds, default=3.0, metavar="SECONDS",
+                   help="how long a hole in a table's seqs may last before it is a gap and asked for (default 3)")
+    p.add_argument("--status-interval", type=_seconds, default=5.0, metavar="SECONDS",
+                   help="how often at most the service's own status (its counters) is published (default 5)")
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"tablectl pit: {message}", file=sys.stderr)
+    return code
+
+
+def cmd_pit(args: argparse.Namespace) -> int:
+    try:
+        host, port = parse_address(args.broker)
+    except ValueError as exc:
+        return _fail(str(exc), 2)
+    prefix = args.prefix
+    if not prefix or any(c in prefix for c in "+#\0") or prefix.startswith("/") or prefix.endswith("/"):
+        return _fail(f"--prefix {prefix!r}: must be a topic such as casino or site/floor1, without + or # and not "
+                     f"starting or ending with /", 2)
+    if not GROUP.fullmatch(args.group):
+        return _fail(f"--group {args.group!r}: letters, digits, '.', '_' and '-', at most 64", 2)
+    client_id = args.client_id or args.user or _default_client_id()
+    if not CLIENT_ID.fullmatch(client_id):
+        return _fail(f"--client-id {client_id!r}: letters, digits, '.', '_' and '-', at most 64", 2)
+    if args.db is None and args.http is None:
+        return _fail("nothing to do: give --db URL (the archive), --http ADDR:PORT (the board), or both", 2)
+    http = None
+    if args.http is not None:
+        try:
+            http = parse_address(args.http, default_port=8080)
+        except ValueError as exc:
+            return _fail(f"--http: {str(exc).replace('broker address', 'address')}", 2)
+    password = None
+    if args.mqtt_password_file is not None:
+        try:
+            password = args.mqtt_password_file.read_text().strip()
+        except OSError as exc:
+            return _fail(f"--mqtt-password-file: {exc.strerror}: {args.mqtt_password_file}", 2)
+    tls = None
+    if args.tls or args.tls_ca_file:
+        from controller.mqtt_tls import TlsError, tls_context
+        try:
+            tls = tls_context(args.tls_ca_file, None, None)
+        except TlsError as exc:
+            return _fail(f"--tls-ca-file: {exc.reason}", 2)
+    board = _board() if http is not None else None
+    if http is not None and board is None:
+        return _fail("the pit board is not built in this version (controller.pit.web); run without --http", 2)
+    try:
+        from controller.pit.service import PitError, PitService, Tuning
+    except ImportError as exc:
+        return _fail(f"the pit service needs the pit extra (pip install 'tablectl[pit]'): {exc}", 2)
+
+    service = PitService(host, port, prefix, args.db, args.group if args.db else None, client_id,
+                         username=args.user, password=password, tls=tls,
+                         tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
+    picture = None
+    if board is not None:
+        picture = board[1]()
+        service.add_observer(picture)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        service.start()
+    except PitError as exc:
+        return _fail(str(exc), exc.exit_code)
+    server: Any = None
+    try:
+        if board is not None and http is not None:
+            try:
+                server = board[0].serve(picture, http[0], http[1], args.password_file)
+            except OSError as exc:
+                return _fail(f"--http {http[0]}:{http[1]}: {exc.strerror or exc}", 2)
+            except ValueError as exc:
+                return _fail(f"--http: {exc}", 2)
+        migrated = f", migrated now from {service.migrated[0].version - 1}" if service.migrated else ""
+        archive = (f"archiving into {service.archive.where} (schema version {service.schema_version}{migrated}; "
+                   f"group {args.group})" if service.archive else "not archiving")
+        board_at = f"; the pit board on http://{http[0]}:{http[1]}/" if http else ""
+        print(f"tablectl pit: {prefix}/+ on {host}:{port}, {archive}{board_at}; client id {client_id}, "
+              f"status on {service.status_topic}", flush=True)
+        stop.wait()
+    finally:
+        if server is not None:
+            for name in ("close", "shutdown", "stop"):
+                if callable(getattr(server, name, None)):
+                    getattr(server, name)()
+                    break
+        service.stop()
+    counts = service.counters()
+    print(f"tablectl pit: stopped; {counts['events_archived']} events archived, {counts['events_duplicate']} "
+          f"duplicates, {counts['rejected']} rejected, {counts['gaps_opened']} gaps found, {counts['gaps_filled']} "
+          f"filled, {counts['gaps_unfillable']} unfillable", flush=True)
+    return 0
+
+
+def _board() -> tuple[Any, Any] | None:
+    """The board's modules (controller.pit.web, controller.pit.picture's Picture), if built."""
+    try:
+        from controller.pit import web
+        from controller.pit.picture import Picture
+    except ImportError:
+        return None
+    return web, Picture

@@ -1,0 +1,118 @@
+"""One table's ``cmd/replay`` requests from a pit service: which range to ask for next, when, and
+what a reply means. No I/O and no clock of its own (the service passes ``now``), so the
+policy is tested without a broker.
+
+The same rules as ``tablectl watch --replay`` (controller/watch.py, docs/internals.md "Replay"):
+one request per table at a time, at most the controller's ``REPLAY_LIMIT`` seqs, cut to what is
+still missing when it goes; a refusal or a silence is asked again after :data:`RETRY_DELAYS`.
+Unlike watch, an archive never gives a gap up while the table may still send it: after the last
+delay it goes on asking at that pace, and a gap ends only as filled or as *unfillable*, when the
+table says it no longer holds those seqs (:func:`read_refusal`) or that they are damaged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from controller.pitview import REPLAY_LIMIT
+
+RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0)
+"""Seconds before asking again after the 1st, 2nd ... refusal or silence; the last repeats."""
+
+REPLY_TIMEOUT = 10.0
+"""Seconds for the reply to a request; a table that is up answers at once."""
+
+REPLAY_TIMEOUT = 30.0
+"""Seconds, after the reply or the last replayed event, for the rest of a replay to arrive."""
+
+_PRUNED = re.compile(r"no longer holds seqs before (\d+)")
+_BEYOND = re.compile(r"beyond the last event journaled, seq (\d+)")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """What a table's refusal of ``cmd/replay`` means: ``pruned`` (it holds nothing before
+    ``seq``), ``beyond`` (it has nothing after ``seq``), or ``busy`` (ask again later)."""
+
+    kind: str
+    seq: int | None = None
+
+
+def read_refusal(error: str) -> Refusal:
+    """The table's reason (controller.table ``_queue_replay``) read for what it means."""
+    if match := _PRUNED.search(error):
+        return Refusal("pruned", int(match.group(1)))
+    if match := _BEYOND.search(error):
+        return Refusal("beyond", int(match.group(1)))
+    return Refusal("busy")
+
+
+@dataclass
+class Request:
+    """The one request out: ``asked`` until its reply, ``replaying`` until its seqs are in."""
+
+    id: str
+    first: int
+    last: int
+    phase: str
+    deadline: float
+
+
+class TableReplays:
+    """The requests of one table."""
+
+    def __init__(self, *, limit: int = REPLAY_LIMIT, retry_delays: tuple[float, ...] = RETRY_DELAYS,
+                 reply_timeout: float = REPLY_TIMEOUT, replay_timeout: float = REPLAY_TIMEOUT) -> None:
+        self.limit = limit
+        self.retry_delays = retry_delays
+        self.reply_timeout = reply_timeout
+        self.replay_timeout = replay_timeout
+        self.out: Request | None = None
+        self.failures = 0
+        """Refusals and silences in a row."""
+        self.not_before = 0.0
+
+    def wake_at(self, now: float) -> float | None:
+        """When the service must look at this table again, if it must: a request's deadline, or
+        the end of a retry delay still to come."""
+        if self.out is not None:
+            return self.out.deadline
+        return self.not_before if self.not_before > now else None
+
+    def next(self, open_gaps: list[tuple[int, int]], now: float, request_id: str) -> Request | None:
+        """The request to send now, if any: none out, the retry delay passed, a gap open. It spans
+        every open gap that fits in :attr:`limit` seqs from the first: many small holes (a pit
+        service of a group away, whose share of the events the broker keeps for it) are one
+        request, the seqs between them coming again as duplicates, not one request each."""
+        if self.out is not None or now < self.not_before or not open_gaps:
+            return None
+        first = open_gaps[0][0]
+        end = first + self.limit - 1
+        last = max(min(b, end) for a, b in open_gaps if a <= end)
+        self.out = Request(request_id, first, last, "asked", now + self.reply_timeout)
+        return self.out
+
+    def accepted(self, now: float) -> None:
+        assert self.out is not None
+        self.out.phase, self.out.deadline = "replaying", now + self.replay_timeout
+
+    def progress(self, seq: int, now: float) -> bool:
+        """A replayed event arrived: the rest is given time. True if it was in the range asked."""
+        out = self.out
+        if out is None or out.phase != "replaying" or not out.first <= seq <= out.last:
+            return False
+        out.deadline = now + self.replay_timeout
+        return True
+
+    def done(self) -> None:
+        """Nothing of the range is missing any more (or what is, is unfillable)."""
+        self.out, self.failures, self.not_before = None, 0, 0.0
+
+    def failed(self, now: float) -> float:
+        """A refusal to ask again, or a silence: the seconds until the next request."""
+        self.out = None
+        delay = self.retry_delays[min(self.failures, len(self.retry_delays) - 1)]
+        self.failures += 1
+        self.not_before = now + delay
+        return delay

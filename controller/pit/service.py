@@ -1,0 +1,916 @@
+"""The pit service's MQTT side: every table under a prefix, checked, handed to the observers
+(the board's live picture), archived, and its gaps asked for (docs/pit.md).
+
+Threads. paho's network thread only turns each message into an item on the service's inbox
+(never blocking, never raising); one service thread takes the items in arrival order, checks
+them, calls the observers, stores them in batches and asks for replays. Its timers (a gap's
+grace, a replay's deadline, the database's retry, the service's own status) are deadlines the
+inbox wait runs up to, never polls.
+
+Nothing is acknowledged before it is stored. paho's manual acknowledgement (``manual_ack``) lets
+the PUBACK of an event wait for the commit of its batch, in arrival order (MQTT wants PUBACKs in
+that order); the session is persistent (clean start off, a session expiry), so a service killed
+or cut off gets again what it had not acknowledged, and what arrived meanwhile. While the
+database is away the events wait in memory, bounded by the MQTT v5 Receive Maximum the service
+announces: past it the broker holds the rest.
+
+Several services share one site through a shared subscription (``$share/<group>/...``) on the
+events; status, state and replay replies go to every service. The archive decides what is
+missing (controller.pit.archive), so an event another service stored is no gap.
+
+Bad input (controller.pit.checks) is logged (one warning each, at most a few a second), counted
+(:meth:`PitService.counters`, and the retained ``<prefix>/_pit/<client id>/status``) and, for an
+event topic, stored in ``rejects``; the service goes on, and so does every valid message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import logging
+import queue
+import re
+import ssl
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from controller.mqtt_socket import tcp_no_delay
+from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
+from controller.pit.checks import (
+    CATEGORIES,
+    IMPLAUSIBLE_SEQ,
+    NOT_STORABLE,
+    SEQ_BACKWARDS,
+    UNKNOWN_TABLE,
+    Bad,
+    check_event,
+    check_reply,
+    check_retained,
+    parse_object,
+    parse_topic,
+)
+from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
+from controller.pit.seqs import SeqRuns
+from controller.pitview import REPLAY_LIMIT
+from controller.watch import MAX_AHEAD
+
+log = logging.getLogger(__name__)
+
+Observer = Callable[[str, str, dict], None]
+"""``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers")."""
+
+_DAMAGED = re.compile(r"event seq (\d+) cannot be read from the journal")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The service's timings and bounds; the defaults suit a site (the tests shorten some)."""
+
+    grace: float = 3.0
+    """Seconds a hole in a table's seqs may stay before it is a gap: another service sharing the
+    subscription may be storing those seqs, and a table's events may cross its retained state."""
+    receive_maximum: int = 2000
+    """Unacknowledged messages the broker may send at once (MQTT v5): the events held in memory
+    while the database is away are at most this many."""
+    session_expiry: int = 7 * 86400
+    """Seconds the broker keeps the service's session (and queues its events) while it is away."""
+    batch_max: int = 500
+    """Messages taken off the inbox for one transaction at most."""
+    status_interval: float = 5.0
+    """Seconds between two publications of the service's own status, at most one per interval."""
+    reply_timeout: float = REPLY_TIMEOUT
+    replay_timeout: float = REPLAY_TIMEOUT
+    retry_delays: tuple[float, ...] = RETRY_DELAYS
+    replay_limit: int = REPLAY_LIMIT
+    db_retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
+    """Seconds before connecting to the database again after it was lost; the last repeats."""
+    unknown_hold: float = 5.0
+    """Seconds an event of a table with no status yet waits for one (the retained status can come
+    after a persistent session's queued events) before it is refused as an unknown table."""
+    keepalive: int = 30
+
+
+class PitError(Exception):
+    """The service cannot start: one line for the operator, and the exit status for it (2: an
+    option, a URL or the database's schema must change; 1: the broker or the database may come)."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass
+class _Ack:
+    """A QoS 1 message's PUBACK, owed once its handling is done (``ready``), in arrival order."""
+
+    mid: int
+    qos: int
+    gen: int
+    ready: bool = False
+
+
+@dataclass
+class _Message:
+    topic: str
+    payload: bytes
+    ack: _Ack | None
+
+
+@dataclass
+class _Pending:
+    """An event waiting for the archive, with the PUBACKs of every copy that came meanwhile."""
+
+    event: ArchivedEvent
+    acks: list[_Ack]
+
+
+@dataclass
+class _Table:
+    name: str
+    known: bool = False
+    game: str | None = None
+    online: bool = False
+    birth: int | None = None
+    vouched: int = 0
+    """The highest seq the table has vouched for (its status's next_seq - 1, its state's seq)."""
+    last_archived: int = 0
+    """The highest seq archived, as far as this service knows."""
+    high: int = 0
+    """The highest seq of an event this process accepted."""
+    seen: SeqRuns = field(default_factory=SeqRuns)
+    """Seqs handed to the observers (each once per process)."""
+    stored: SeqRuns = field(default_factory=SeqRuns)
+    """Seqs known to be in the archive; its floor is the table's ``archived_to``."""
+    check_at: float | None = None
+    horizon: int = 0
+    """The highest seq seen when the check was scheduled: holes up to it are looked for."""
+    vouch_mark: int = 0
+    high_mark: int = 0
+    open: list[tuple[int, int]] = field(default_factory=list)
+    replays: TableReplays = field(default_factory=TableReplays)
+    damaged: dict[int, str] = field(default_factory=dict)
+    """Seqs the table said it cannot read from its journal (its journal_row_damaged alarms)."""
+    held: list[_Message] = field(default_factory=list)
+    held_until: float = 0.0
+    status: dict = field(default_factory=dict)
+    """Its last status, checked."""
+
+
+_STOP = object()
+MOST_HELD = 10_000
+"""Events of tables with no status yet, held at once; more are refused at once."""
+MOST_DAMAGED = 1000
+WARN_BURST = 50
+WARN_RATE = 5.0
+
+
+class PitService:
+    """One pit service: ``start()``, ``add_observer()``, ``counters()``, ``stop()``."""
+
+    def __init__(self, host: str, port: int, prefix: str = "casino", db_url: str | None = None,
+                 group: str | None = "tablectl-pit", client_id: str = "tablectl-pit", *,
+                 username: str | None = None, password: str | None = None, tls: ssl.SSLContext | None = None,
+                 tuning: Tuning = Tuning()) -> None:
+        self.host, self.port, self.prefix = host, port, prefix
+        self.group = group
+        self.client_id = client_id
+        self.tuning = tuning
+        self.archive = Archive(db_url) if db_url else None
+        self.status_topic = f"{prefix}/_pit/{client_id}/status"
+        self._observers: list[Observer] = []
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._tables: dict[str, _Table] = {}
+        self._acks: deque[_Ack] = deque()
+        self._pending: dict[tuple[str, int], _Pending] = {}
+        self._rejects: list[tuple[Reject, _Ack | None]] = []
+        self._statuses: dict[str, dict] = {}
+        self._held = 0
+        self._touched: set[str] = set()
+        self._db_up = self.archive is not None
+        self._db_failures = 0
+        self._db_retry_at: float | None = None
+        self._status_at = 0.0
+        self._status_sent: dict[str, Any] | None = None
+        self._ids = itertools.count(1)
+        self._started = time.time()
+        self._count_lock = threading.Condition()
+        self._counts: dict[str, int] = dict.fromkeys(
+            ("received", "events_archived", "events_duplicate", "events_held", "rejected", *CATEGORIES,
+             "bad_status", "bad_state", "bad_reply", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
+             "gaps_unfillable", "gaps_open", "replay_requests", "replay_refused", "replay_failed", "db_lost",
+             "observer_errors", "internal_errors", "mqtt_connects"), 0)
+        self._gen_lock = threading.Lock()
+        self._gen = 0
+        self._connected = False
+        self._answered = threading.Event()
+        self._refused: str | None = None
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+        self.migrated: list = []
+        """The migrations this start applied (controller.pit.archive.Migration)."""
+        self.schema_version = 0
+        self.client = self._make_client(username, password, tls)
+        self._warned_at = time.monotonic()
+        self._warned_skipped = 0
+        self._warn_tokens = float(WARN_BURST)
+
+    # -- public ----------------------------------------------------------------------
+
+    def add_observer(self, fn: Observer) -> None:
+        """``fn(table, kind, body)`` for each accepted status, state and (new to this process) event,
+        on the service thread: it must not block."""
+        self._observers.append(fn)
+
+    def start(self, timeout: float = 10.0) -> PitService:
+        """Open the archive (migrating it), connect and subscribe; :class:`PitError` if any fails."""
+        if self.archive is not None:
+            try:
+                self.migrated = self.archive.open()
+                self.schema_version = self.archive.version()
+                known = self.archive.known_tables()
+            except ArchiveError as exc:
+                self.archive.close()
+                raise PitError(str(exc), 1 if isinstance(exc, ArchiveDown) else 2) from None
+            now = time.monotonic()
+            for info in known.values():
+                t = self._table(info.table)
+                t.known, t.game, t.birth = True, info.game, info.birth
+                t.last_archived = t.vouched = info.last_seq
+                t.stored.forget(info.archived_to)
+                t.check_at, t.horizon = now + self.tuning.grace, max(info.last_seq, info.archived_to)
+        self._thread = threading.Thread(target=self._run, name="tablectl-pit", daemon=True)
+        self._thread.start()
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = self.tuning.session_expiry
+        props.ReceiveMaximum = self.tuning.receive_maximum
+        try:
+            self.client.connect(self.host, self.port, keepalive=self.tuning.keepalive, clean_start=False,
+                                properties=props)
+        except (OSError, ValueError) as exc:
+            self._halt()
+            raise PitError(f"cannot reach the broker at {self.host}:{self.port}: {_why(exc)}") from None
+        self.client.loop_start()
+        if not self._answered.wait(timeout) or self._refused is not None:
+            why = self._refused or f"no answer within {timeout:g} s"
+            self.client.loop_stop()
+            self._halt()
+            raise PitError(f"the broker at {self.host}:{self.port} did not let the pit service subscribe: {why}")
+        return self
+
+    def stop(self) -> None:
+        """Store what can be stored, say offline, disconnect. Unstored events stay unacknowledged:
+        the broker sends them again to the next start. A second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._halt()
+        offline = self._own_status(online=False)
+        self.client.disable_logger()  # paho's last turn after the disconnect logs "not connected" at ERROR
+        with contextlib.suppress(RuntimeError, ValueError):
+            self.client.publish(self.status_topic, json.dumps(offline), qos=1, retain=True).wait_for_publish(2.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def counters(self) -> dict[str, int]:
+        with self._count_lock:
+            return dict(self._counts)
+
+    def wait(self, predicate: Callable[[dict[str, int]], bool], timeout: float) -> bool:
+        """Block until ``predicate(counters)`` holds (woken at each change), or the timeout."""
+        end = time.monotonic() + timeout
+        with self._count_lock:
+            while not predicate(self._counts):
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._count_lock.wait(left)
+            return True
+
+    # -- paho's thread -----------------------------------------------------------------
+
+    def _make_client(self, username: str | None, password: str | None, tls: ssl.SSLContext | None) -> mqtt.Client:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5,
+                             manual_ack=True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_subscribe = self._on_subscribe
+        client.on_message = self._on_message
+        client.on_socket_open = tcp_no_delay
+        client.suppress_exceptions = True
+        client.enable_logger(log)
+        client.reconnect_delay_set(1, 10)
+        if username is not None:
+            client.username_pw_set(username, password)
+        if tls is not None:
+            client.tls_set_context(tls)
+        client.will_set(self.status_topic, json.dumps(self._own_status(online=False)), qos=1, retain=True)
+        return client
+
+    def _topics(self) -> list[tuple[str, SubscribeOptions]]:
+        events = f"{self.prefix}/+/event/#"
+        if self.group:
+            events = f"$share/{self.group}/{events}"
+        return [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
+                (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            self._refused = str(reason_code)
+            log.error("pit service: the broker refused the connection: %s", reason_code)
+            self._answered.set()
+            return
+        with self._gen_lock:
+            self._gen += 1
+            self._connected = True
+        client.subscribe(self._topics())
+        self._inbox.put(("connected", bool(getattr(flags, "session_present", False))))
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: list, properties: Any) -> None:
+        refused = [(t, str(rc)) for (t, _), rc in zip(self._topics(), reason_codes, strict=False) if rc.is_failure]
+        if refused:
+            self._refused = "; ".join(f"{t}: {rc}" for t, rc in refused)
+            log.error("pit service: the broker refused the subscription to %s", self._refused)
+        self._answered.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        with self._gen_lock:
+            self._gen += 1  # PUBACKs owed on this connection are never sent on the next
+            self._connected = False
+        self._inbox.put(("disconnected", str(reason_code)))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """Onto the inbox, nothing else: never blocks, never raises (paho's thread would end)."""
+        try:
+            try:
+                topic = message.topic
+            except UnicodeDecodeError:
+                topic = message._topic.decode("utf-8", "replace")
+            ack = _Ack(message.mid, message.qos, self._gen) if message.qos > 0 else None
+            self._inbox.put(_Message(topic, bytes(message.payload), ack))
+        except Exception:
+            log.exception("pit service: a message could not be queued")
+
+    # -- the service thread ------------------------------------------------------------
+
+    def _halt(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            self._inbox.put(_STOP)
+            self._thread.join(30)
+        if self.archive is not None:
+            self.archive.close()
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            wake = self._next_wake()
+            try:
+                items = [self._inbox.get(timeout=None if wake is None else max(0.0, wake - time.monotonic()))]
+            except queue.Empty:
+                items = []
+            while items and len(items) < self.tuning.batch_max:
+                try:
+                    items.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            for item in items:
+                if item is _STOP:
+                    stopping = True
+                    continue
+                try:
+                    self._handle(item)
+                except Exception:
+                    self._count("internal_errors")
+                    log.exception("pit service: handling %r failed; going on", item if not isinstance(item, _Message)
+                                  else item.topic[:200])
+                    if isinstance(item, _Message) and item.ack is not None and not any(
+                            item.ack in p.acks for p in self._pending.values()):
+                        item.ack.ready = True  # owed for ever, it would hold every later PUBACK back
+            try:
+                self._flush()
+                self._due(time.monotonic())
+                self._send_acks()
+                self._maybe_publish_status(time.monotonic(), force=False)
+            except Exception:
+                self._count("internal_errors")
+                log.exception("pit service: a step failed; going on")
+
+    def _handle(self, item: Any) -> None:
+        if isinstance(item, _Message):
+            self._count("received")
+            if item.ack is not None:
+                self._acks.append(item.ack)
+            try:
+                self._message(item)
+            except ArchiveError as exc:
+                self._db_lost(exc)
+        elif item[0] == "connected":
+            self._count("mqtt_connects")
+            log.info("pit service: connected to %s:%d (session %s)", self.host, self.port,
+                     "resumed" if item[1] else "new")
+            self._maybe_publish_status(time.monotonic(), force=True)
+            for t in self._tables.values():
+                self._pump(t, time.monotonic())
+        elif item[0] == "disconnected":
+            log.warning("pit service: disconnected from %s:%d (%s); reconnecting", self.host, self.port, item[1])
+
+    def _next_wake(self) -> float | None:
+        """The nearest deadline. A table's checks and requests wait while the database is away (its
+        retry is the deadline then), so a deadline passed and not acted on never spins the loop."""
+        now = time.monotonic()
+        times = [self._db_retry_at, self._status_at or None]
+        for t in self._tables.values():
+            times.append(t.held_until if t.held else None)
+            if self._db_up:
+                times += [t.check_at, t.replays.wake_at(now)]
+        found = [w for w in times if w is not None]
+        return min(found) if found else None
+
+    # -- messages ------------------------------------------------------------------------
+
+    def _message(self, msg: _Message) -> None:
+        try:
+            topic = parse_topic(self.prefix, msg.topic)
+        except Bad as bad:
+            if "/event/" in msg.topic:
+                return self._reject(msg, None, bad)
+            topic = None
+            what, why = _what(msg.topic), bad.reason
+        if topic is not None and topic.what == "event":
+            return self._event(self._table(topic.table), topic.kind or "", msg)
+        self._done(msg.ack)
+        try:
+            if topic is None:
+                raise Bad("", why)
+            what = topic.what
+            payload = parse_object(msg.payload)
+            if not payload:
+                return None  # an empty retained status or state: cleared
+            if what == "status":
+                return self._status(self._table(topic.table, create=check_retained("status", topic.table, payload)))
+            t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing
+            if what == "state":
+                return self._state(t, topic.table, check_retained("state", topic.table, payload))
+            return self._reply(t, check_reply(payload)) if t is not None else None
+        except Bad as bad:
+            self._count(f"bad_{what}")
+            self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
+
+    def _event(self, t: _Table, kind: str, msg: _Message) -> None:
+        now = time.monotonic()
+        try:
+            env = parse_object(msg.payload)
+            if not t.known:
+                return self._hold(t, msg, now)
+            event = check_event(t.name, kind, env, t.game, msg.payload)
+            limit = max(t.vouched, t.high, t.last_archived)
+            if limit and event.seq > limit + MAX_AHEAD:
+                raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
+                                           f"{limit} at most, and an event is never {MAX_AHEAD} past that")
+        except Bad as bad:
+            return self._reject(msg, t.name, bad)
+        t.high = max(t.high, event.seq)
+        self._touched.add(t.name)
+        if t.seen.add(event.seq):
+            dropped = t.seen.trim()
+            if dropped:
+                t.seen.raise_floor(dropped[-1][1])  # the oldest runs count as handed over
+            self._tell(t.name, "event", env)
+        if kind == "alarm":
+            self._note_damaged(t, env)
+        if self.archive is None:
+            return self._done(msg.ack)
+        key = (t.name, event.seq)
+        pending = self._pending.get(key)
+        if pending is None:
+            self._pending[key] = _Pending(event, [msg.ack] if msg.ack else [])
+        elif pending.event.envelope != event.envelope and json.loads(pending.event.envelope) != env:
+            return self._reject(msg, t.name, Bad(SEQ_BACKWARDS, f"seq {event.seq} of table {t.name} came twice "
+                                                                f"with different payloads; the first is kept"))
+        else:  # a copy of one still waiting for the archive
+            self._count("events_duplicate")
+            if msg.ack:
+                pending.acks.append(msg.ack)
+        if t.replays.progress(event.seq, now):
+            self._schedule_check(t, now)
+
+    def _hold(self, t: _Table, msg: _Message, now: float) -> None:
+        """An event of a table with no status yet: wait a little for the status (see Tuning.unknown_hold)."""
+        if self._held >= MOST_HELD:
+            return self._reject(msg, t.name, _unknown(t.name))
+        if not t.held:
+            t.held_until = now + self.tuning.unknown_hold
+        t.held.append(msg)
+        self._held += 1
+
+    def _release(self, t: _Table, known: bool) -> None:
+        held, t.held = t.held, []
+        self._held -= len(held)
+        for msg in held:
+            if known:
+                self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg)
+            else:
+                self._reject(msg, t.name, _unknown(t.name))
+        if not t.known:  # a name that never became a table keeps no memory
+            self._tables.pop(t.name, None)
+
+    def _status(self, t: _Table) -> None:
+        status = t.status
+        birth = status["birth"]
+        if t.birth is not None and birth < t.birth:
+            self._count("birth_backwards")
+            self._warn("pit service: table %s: birth %d after birth %d (its journal was replaced?)", t.name, birth,
+                       t.birth)
+        next_seq = status.get("next_seq")
+        if (t.birth is not None and birth != t.birth and isinstance(next_seq, int)
+                and next_seq - 1 < t.last_archived):
+            self._count("renumbered")
+            log.error("pit service: table %s numbers its events from seq %d again (birth %d), below seq %d already "
+                      "archived: its events at seqs archived already are refused as seq backwards (docs/pit.md)",
+                      t.name, next_seq, birth, t.last_archived)
+            t.seen.forget()
+            t.vouched = t.high = next_seq - 1
+        elif isinstance(next_seq, int):
+            t.vouched = max(t.vouched, next_seq - 1)
+        new_birth = birth != t.birth
+        t.known, t.birth, t.online = True, birth, bool(status["online"])
+        if isinstance(status.get("game"), str):
+            t.game = status["game"]
+        if self.archive is not None:
+            self._statuses[t.name] = status
+        self._tell(t.name, "status", status)
+        if t.held:
+            self._release(t, known=True)
+        if t.online and new_birth:
+            t.replays.not_before = 0.0  # a table back: ask it at once
+        self._touched.add(t.name)
+        self._pump(t, time.monotonic())
+
+    def _state(self, t: _Table | None, table: str, state: dict) -> None:
+        if t is None or not t.known:  # the board may show it; the archive has nothing to vouch for
+            return self._tell(table, "state", state)
+        seq = state["seq"]
+        limit = max(t.vouched, t.high, t.last_archived)
+        if limit and seq > limit + MAX_AHEAD:
+            self._count("bad_state")
+            return self._warn("pit service: the state of table %s dropped: seq %d is not believable (%d vouched for)",
+                              t.name, seq, limit)
+        t.vouched = max(t.vouched, seq)
+        self._tell(t.name, "state", state)
+        self._touched.add(t.name)
+
+    def _reply(self, t: _Table, reply: dict) -> None:
+        out = t.replays.out
+        if out is None or out.phase != "asked" or reply["id"] != out.id:
+            return  # another pit client's, or a late answer to a request given up
+        now = time.monotonic()
+        if reply["ok"]:
+            t.replays.accepted(now)
+            log.info("pit service: table %s replays seqs %d-%d", t.name, out.first, out.last)
+            return
+        self._count("replay_refused")
+        error = str(reply.get("error", ""))
+        refusal = read_refusal(error)
+        lo, hi = out.first, out.last
+        if refusal.kind == "pruned" and refusal.seq is not None and refusal.seq > lo:
+            hi = min(hi, refusal.seq - 1)
+        elif refusal.kind == "beyond" and refusal.seq is not None and refusal.seq < hi:
+            lo = max(lo, refusal.seq + 1)
+        else:
+            delay = t.replays.failed(now)
+            self._count("replay_failed")
+            return self._warn("pit service: table %s refused a replay of seqs %d-%d (%s); asking again in %g s",
+                              t.name, out.first, out.last, error[:200], delay)
+        t.replays.done()
+        self._unfillable(t, lo, hi, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
+        self._pump(t, now)
+
+    def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:
+        self._count("rejected")
+        self._count(bad.category)
+        self._warn("pit service: event on %s rejected (%s): %s", msg.topic[:200], bad.category, bad.reason[:300])
+        if self.archive is None:
+            return self._done(msg.ack)
+        self._rejects.append((Reject(msg.topic, table, f"{bad.category}: {bad.reason}", msg.payload), msg.ack))
+
+    def _note_damaged(self, t: _Table, env: dict) -> None:
+        data = env.get("data") or {}
+        if data.get("code") == "journal_row_damaged" and isinstance(data.get("message"), str):
+            match = _DAMAGED.search(data["message"])
+            if match and len(t.damaged) < MOST_DAMAGED:
+                t.damaged[int(match.group(1))] = data["message"][:500]
+
+    def _tell(self, table: str, kind: str, body: dict) -> None:
+        for fn in self._observers:
+            try:
+                fn(table, kind, body)
+            except Exception:
+                self._count("observer_errors")
+                log.exception("pit service: an observer failed on a %s of table %s; going on", kind, table)
+
+    # -- the archive ---------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        """The waiting events, rejects and statuses in one transaction; then their PUBACKs are owed,
+        and the tables they touched are looked at for gaps (after the grace)."""
+        if self.archive is None or not self._db_up or not (self._pending or self._rejects or self._statuses):
+            self._set("events_held", len(self._pending))
+            self._look_at_touched()
+            return
+        pending, rejects, statuses = self._pending, self._rejects, self._statuses
+        batch = Batch([p.event for p in pending.values()], [r for r, _ in rejects], dict(statuses))
+        try:
+            stored = self.archive.store(batch)
+        except ArchiveError as exc:
+            self._set("events_held", len(pending))
+            return self._db_lost(exc)
+        self._pending, self._rejects, self._statuses = {}, [], {}
+        for p in pending.values():
+            for ack in p.acks:
+                ack.ready = True
+        for _, ack in rejects:
+            self._done(ack)
+        self._count("events_archived", len(stored.new))
+        self._count("events_duplicate", stored.duplicates)
+        refused = stored.refused_keys
+        for reject in stored.conflicts:
+            self._count("rejected")
+            self._count(SEQ_BACKWARDS)
+            self._warn("pit service: %s", reject.reason)
+        for reject in stored.refused:
+            self._count("rejected")
+            self._count(NOT_STORABLE)
+            self._warn("pit service: %s", reject.reason)
+        now = time.monotonic()
+        advanced: dict[str, int] = {}
+        for p in pending.values():
+            if (p.event.table, p.event.seq) in refused:
+                continue
+            t = self._table(p.event.table)
+            t.last_archived = max(t.last_archived, p.event.seq)
+            floor = t.stored.floor
+            t.stored.add(p.event.seq)
+            t.stored.trim()
+            if t.stored.floor > floor:
+                advanced[t.name] = t.stored.floor
+        if advanced:
+            try:
+                self.archive.advance(advanced)
+            except ArchiveError as exc:
+                self._db_lost(exc)
+        self._set("events_held", 0)
+        self._look_at_touched(now)
+
+    def _look_at_touched(self, now: float | None = None) -> None:
+        """After a flush (events stored, a state or a status read): a gap check for each table
+        touched that may have one."""
+        if not self._db_up:
+            return
+        now = time.monotonic() if now is None else now
+        for name in self._touched:
+            self._want_check(self._table(name), now)
+        self._touched.clear()
+
+    def _db_lost(self, exc: ArchiveError) -> None:
+        if self._db_up:
+            self._count("db_lost")
+            log.error("pit service: %s; events wait in memory (at most %d) and the database is tried again",
+                      exc, self.tuning.receive_maximum)
+        self._db_up = False
+        delays = self.tuning.db_retry_delays
+        self._db_retry_at = time.monotonic() + delays[min(self._db_failures, len(delays) - 1)]
+        self._db_failures += 1
+
+    def _db_retry(self) -> None:
+        assert self.archive is not None
+        self._db_retry_at = None
+        try:
+            self.archive.connect()
+            self.archive.migrate()
+        except ArchiveError as exc:
+            log.debug("pit service: the archive database is still away: %s", exc)
+            return self._db_lost(exc)
+        log.warning("pit service: the archive database %s is back; storing the %d events held",
+                    self.archive.where, len(self._pending))
+        self._db_up, self._db_failures = True, 0
+        self._flush()
+
+    def _want_check(self, t: _Table, now: float) -> None:
+        """A gap check of ``t`` after the grace, if some seq it made is not known to be archived."""
+        if self.archive is None or not t.known:
+            return
+        if max(t.high, t.vouched) > t.stored.floor or t.open:
+            self._schedule_check(t, now)
+
+    def _schedule_check(self, t: _Table, now: float) -> None:
+        if t.check_at is None:
+            t.check_at = now + self.tuning.grace
+            t.horizon, t.high_mark, t.vouch_mark = t.high, t.high, t.vouched
+
+    def _check(self, t: _Table, now: float) -> None:
+        """Holes up to the highest seq seen a grace ago are gaps. What the table only vouched for
+        (its state's seq, its birth's next_seq) counts once no event came for a grace: a table
+        back from an outage publishes its birth and state first and its backlog after them, and
+        that backlog is on its way, not lost."""
+        assert self.archive is not None
+        t.check_at = None
+        horizon = t.horizon
+        if t.vouch_mark > horizon and t.high == t.high_mark:
+            horizon = t.vouch_mark
+        check = self.archive.check_gaps(t.name, horizon)
+        for first, last in check.opened:
+            self._count("gaps_opened")
+            log.warning("pit service: table %s: seqs %d-%d are not in the archive; asking the table for them",
+                        t.name, first, last)
+        for first, last in check.filled:
+            self._count("gaps_filled")
+            log.info("pit service: table %s: seqs %d-%d arrived, the gap is filled", t.name, first, last)
+        t.stored.raise_floor(check.archived_to)
+        self._set_open(t, check.open)
+        if max(t.high, t.vouched) > check.archived_to:
+            self._want_check(t, now)
+        out = t.replays.out
+        if out is not None and out.phase == "replaying" and not _overlaps(t.open, out.first, out.last):
+            t.replays.done()
+        self._pump(t, now)
+
+    def _unfillable(self, t: _Table, first: int, last: int, reason: str) -> None:
+        assert self.archive is not None
+        check = self.archive.mark_unfillable(t.name, first, last, reason)
+        self._count("gaps_unfillable")
+        log.error("pit service: table %s: seqs %d-%d cannot be had any more, recorded as unfillable: %s", t.name,
+                  first, last, reason[:300])
+        self._set_open(t, check.open)
+
+    def _set_open(self, t: _Table, open_gaps: list[tuple[int, int]]) -> None:
+        t.open = open_gaps
+        self._set("gaps_open", sum(len(x.open) for x in self._tables.values()))
+
+    def _pump(self, t: _Table, now: float) -> None:
+        """The table's next ``cmd/replay``, if one may go now."""
+        if self.archive is None or not self._db_up or not t.online or not self._connected:
+            return
+        request = t.replays.next(t.open, now, f"{self.client_id}-{next(self._ids)}")
+        if request is None:
+            return
+        self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",
+                            json.dumps({"id": request.id, "from": request.first, "to": request.last}), qos=1)
+        self._count("replay_requests")
+        log.info("pit service: asked table %s for seqs %d-%d (%s)", t.name, request.first, request.last, request.id)
+        self.archive.mark_asked(t.name, request.first, request.last)
+
+    def _due(self, now: float) -> None:
+        if self._db_retry_at is not None and now >= self._db_retry_at:
+            self._db_retry()
+        for t in list(self._tables.values()):
+            if t.held and now >= t.held_until:
+                self._release(t, known=t.known)
+            if not self._db_up:
+                continue
+            try:
+                if t.check_at is not None and now >= t.check_at:
+                    self._check(t, now)
+                out = t.replays.out
+                if out is not None and now >= out.deadline:
+                    self._overdue(t, now)
+                elif out is None and t.open and t.replays.not_before and now >= t.replays.not_before:
+                    self._pump(t, now)
+            except ArchiveError as exc:
+                self._db_lost(exc)
+        if self._rejects or self._pending:
+            self._flush()
+
+    def _overdue(self, t: _Table, now: float) -> None:
+        """A request past its deadline: no reply, or replayed events that stopped coming."""
+        out = t.replays.out
+        assert out is not None and self.archive is not None
+        if out.phase == "asked":
+            delay = t.replays.failed(now)
+            self._count("replay_failed")
+            return self._warn("pit service: table %s did not answer the replay of seqs %d-%d within %g s; asking "
+                              "again in %g s", t.name, out.first, out.last, t.replays.reply_timeout, delay)
+        t.horizon, t.high_mark, t.vouch_mark = max(t.horizon, t.high), t.high, max(t.vouch_mark, t.vouched)
+        self._check(t, now)
+        if t.replays.out is not out:
+            return  # filled meanwhile
+        missing = [(max(a, out.first), min(b, out.last)) for a, b in t.open if a <= out.last and b >= out.first]
+        damaged = [s for a, b in missing for s in range(a, min(b, a + 1000) + 1) if s in t.damaged]
+        if damaged and sum(b - a + 1 for a, b in missing) == len(damaged):
+            t.replays.done()
+            for seq in damaged:
+                self._unfillable(t, seq, seq, f"table {t.name}: {t.damaged[seq]}")
+            return self._pump(t, now)
+        delay = t.replays.failed(now)
+        self._count("replay_failed")
+        self._warn("pit service: table %s: the replay of seqs %d-%d did not all come within %g s; asking again in "
+                   "%g s", t.name, out.first, out.last, t.replays.replay_timeout, delay)
+
+    # -- acknowledgements, counters, the service's own status -----------------------------
+
+    def _done(self, ack: _Ack | None) -> None:
+        if ack is not None:
+            ack.ready = True
+
+    def _send_acks(self) -> None:
+        """PUBACKs in arrival order, each only on the connection its message came on."""
+        while self._acks and self._acks[0].ready:
+            ack = self._acks.popleft()
+            with self._gen_lock:
+                if ack.gen == self._gen and self._connected:
+                    self.client.ack(ack.mid, ack.qos)
+
+    def _table(self, name: str, create: dict | None = None) -> _Table:
+        """The table ``name`` (made on first use); ``create``: its status, just checked."""
+        t = self._tables.get(name)
+        if t is None:
+            t = self._tables[name] = _Table(name, replays=TableReplays(
+                limit=self.tuning.replay_limit, retry_delays=self.tuning.retry_delays,
+                reply_timeout=self.tuning.reply_timeout, replay_timeout=self.tuning.replay_timeout))
+        if create is not None:
+            t.status = create
+        return t
+
+    def _count(self, name: str, n: int = 1) -> None:
+        if n:
+            with self._count_lock:
+                self._counts[name] = self._counts.get(name, 0) + n
+                self._count_lock.notify_all()
+
+    def _set(self, name: str, value: int) -> None:
+        with self._count_lock:
+            if self._counts.get(name) != value:
+                self._counts[name] = value
+                self._count_lock.notify_all()
+
+    def _warn(self, fmt: str, *args: Any) -> None:
+        """A warning; bad input must not flood the log, so past a burst of :data:`WARN_BURST` only
+        :data:`WARN_RATE` a second are written, and the number left out is said (the counters
+        count every one)."""
+        now = time.monotonic()
+        self._warn_tokens = min(WARN_BURST, self._warn_tokens + (now - self._warned_at) * WARN_RATE)
+        self._warned_at = now
+        if self._warn_tokens < 1:
+            self._warned_skipped += 1
+            return
+        self._warn_tokens -= 1
+        if self._warned_skipped:
+            log.warning("pit service: %d warnings were not logged (too many at once; the counters have them)",
+                        self._warned_skipped)
+            self._warned_skipped = 0
+        log.warning(fmt, *args)
+
+    def _own_status(self, online: bool) -> dict[str, Any]:
+        return {"online": online, "client_id": self.client_id, "group": self.group,
+                "archive": self.archive.where if self.archive is not None else None,
+                "db": ("up" if self._db_up else "down") if self.archive is not None else None,
+                "started": self._started, "ts": time.time(), "counters": self.counters()}
+
+    def _maybe_publish_status(self, now: float, force: bool) -> None:
+        """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an interval."""
+        if not self._connected:
+            self._status_at = 0.0  # published again on the next connect
+            return
+        if not force and now < self._status_at:
+            return
+        status = self._own_status(online=True)
+        same = {k: v for k, v in status.items() if k != "ts"} == self._status_sent
+        if same and not force:
+            self._status_at = 0.0
+            return
+        self.client.publish(self.status_topic, json.dumps(status), qos=1, retain=True)
+        self._status_sent = {k: v for k, v in status.items() if k != "ts"}
+        self._status_at = now + self.tuning.status_interval
+
+
+def _unknown(table: str) -> Bad:
+    return Bad(UNKNOWN_TABLE, f"table {table} has published no status under this prefix (its birth message "
+                              f"names it to the pit): its events are not archived")
+
+
+def _what(topic: str) -> str:
+    """What a topic that did not parse was meant to be, for its counter."""
+    for end, what in (("/status", "status"), ("/state", "state"), ("/reply", "reply")):
+        if topic.endswith(end):
+            return what
+    return "status"
+
+
+def _overlaps(ranges: list[tuple[int, int]], first: int, last: int) -> bool:
+    return any(a <= last and b >= first for a, b in ranges)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the broker running, and is this its address?)"
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__

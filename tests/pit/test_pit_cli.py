@@ -1,0 +1,162 @@
+"""`tablectl pit` as an operator runs it: a real process, a real broker and database; killed with
+SIGKILL mid-run and started again; stopped with SIGTERM; and every way it can fail to start,
+each one line and a non-zero exit."""
+
+from __future__ import annotations
+
+import importlib.util
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+from mqtt_support import WAIT, Subscriber
+from pit_support import assert_archive_is_journal, caught_up
+from sim_table import SimTable
+
+from controller.pit.archive import Archive, migrations
+
+TABLECTL = [sys.executable, "-m", "controller.cli"]
+TABLE = "bac-sim-01"
+
+
+class PitProcess:
+    """`tablectl pit` as a subprocess: stdout lines read on a thread, stderr to a file."""
+
+    def __init__(self, broker, db_url: str, log: Path, *args: str) -> None:
+        self.log = log
+        self.proc = subprocess.Popen(
+            [*TABLECTL, "pit", "--broker", f"{broker.host}:{broker.port}", "--db", db_url, "--grace", "0.3",
+             "--status-interval", "0.2", *args], stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def line(self, timeout: float = 30) -> str:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"tablectl pit printed nothing within {timeout} s; stderr: "
+                                 f"{self.log.read_text()[-2000:]}") from None
+        assert line is not None, f"tablectl pit exited ({self.proc.wait()}); stderr: {self.log.read_text()[-2000:]}"
+        return line
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([*TABLECTL, "pit", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def _one_line(proc: subprocess.CompletedProcess, code: int, words: str) -> None:
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tablectl pit: ") and words in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_sigkill_and_restart_mid_run_loses_nothing(broker, pg_url, archive_view, tmp_path):
+    table = SimTable(broker, tmp_path / "t", seed=71)
+    journaled = threading.Semaphore(0)
+    table.controller.table.listeners.append(lambda event: journaled.release())
+    pit = PitProcess(broker, pg_url, tmp_path / "pit1.log", "--client-id", "pit-kill")
+    second: PitProcess | None = None
+    try:
+        assert pit.line().startswith("tablectl pit: casino/+ on ")
+        table.start()
+        table.wait_for(lambda events: sum(e["kind"] == "result" for e in events) >= 2, what="2 results")
+        pit.proc.send_signal(signal.SIGKILL)
+        assert pit.proc.wait(10) == -signal.SIGKILL
+        for _ in range(40):  # the table deals on while no pit service listens
+            assert journaled.acquire(timeout=WAIT)
+        second = PitProcess(broker, pg_url, tmp_path / "pit2.log", "--client-id", "pit-kill")
+        assert second.line().startswith("tablectl pit: ")
+        done = len(table.events("result")) + 2
+        table.wait_for(lambda events: sum(e["kind"] == "result" for e in events) >= done, what="2 more results")
+        table.dealer.paused.set()
+        caught_up(archive_view, TABLE, table.cfg.journal.path)
+        table.stop()
+        top = assert_archive_is_journal(archive_view, TABLE, table.cfg.journal.path)
+        second.proc.send_signal(signal.SIGTERM)
+        assert second.proc.wait(30) == 0
+        summary = second.line()
+        assert summary.startswith("tablectl pit: stopped; ") and "events archived" in summary, summary
+        assert top > 100
+    finally:
+        table.dealer.paused.set()
+        table.stop()
+        pit.close()
+        if second is not None:
+            second.close()
+
+
+def test_sigterm_stops_it_cleanly_and_it_says_offline(broker, pg_url, tmp_path):
+    watcher = Subscriber(broker.host, broker.port, "casino/_pit/+/status")
+    pit = PitProcess(broker, pg_url, tmp_path / "pit.log", "--client-id", "pit-term")
+    try:
+        first = pit.line()
+        assert "archiving into " in first and f"(schema version {len(migrations())}, migrated now from 0; group tablectl-pit)" in first
+        assert "client id pit-term" in first and "casino/_pit/pit-term/status" in first
+        assert watcher.wait_for(lambda m: m.json().get("online") is True).topic == "casino/_pit/pit-term/status"
+        pit.proc.send_signal(signal.SIGTERM)
+        assert pit.proc.wait(30) == 0
+        assert pit.line().startswith("tablectl pit: stopped; 0 events archived")
+        assert watcher.wait_for(lambda m: m.json().get("online") is False).json()["client_id"] == "pit-term"
+        assert "Traceback" not in pit.log.read_text()
+    finally:
+        watcher.close()
+        pit.close()
+
+
+def test_a_wrong_db_url_is_one_line():
+    _one_line(_run("--db", "nonsense"), 2, "--db: not a PostgreSQL URL")
+
+
+def test_a_database_that_is_not_there_is_one_line(postgres):
+    _one_line(_run("--broker", "127.0.0.1:1", "--db", postgres.url("no_such_db")), 1,
+              "cannot connect to the archive database postgres@127.0.0.1")
+
+
+def test_an_unreachable_broker_is_one_line(pg_url):
+    _one_line(_run("--broker", "127.0.0.1:1", "--db", pg_url), 1, "cannot reach the broker at 127.0.0.1:1: connection")
+
+
+def test_a_newer_schema_is_one_line(pg_url):
+    archive = Archive(pg_url)
+    archive.open()
+    archive.close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (99, '0099_x.sql')")
+    _one_line(_run("--broker", "127.0.0.1:1", "--db", pg_url), 2, "newer than this tablectl knows")
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    ([], "nothing to do"),
+    (["--db", "postgresql://x@h/d", "--group", "a/b"], "--group 'a/b'"),
+    (["--db", "postgresql://x@h/d", "--prefix", "casino/#"], "--prefix"),
+    (["--db", "postgresql://x@h/d", "--broker", "host:port"], "port must be a number"),
+    (["--db", "postgresql://x@h/d", "--mqtt-password-file", "/nonexistent/pw"], "--mqtt-password-file"),
+    (["--db", "postgresql://x@h/d", "--client-id", "a b"], "--client-id"),
+])
+def test_bad_options_are_one_line_each(args, words):
+    _one_line(_run(*args), 2, words)
+
+
+def test_the_board_option_without_the_board(pg_url):
+    if importlib.util.find_spec("controller.pit.web") is not None:
+        pytest.skip("the pit board is built: its own tests cover --http")
+    _one_line(_run("--db", pg_url, "--http", "127.0.0.1:18080"), 2, "the pit board is not built in this version")

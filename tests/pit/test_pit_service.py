@@ -1,0 +1,314 @@
+"""The pit service against a real Mosquitto and a real PostgreSQL, fed by a stand-in table
+(tests/pit/pit_support.FakeTable) that publishes exactly what each test needs: redelivered
+events, lost ones, refused replays, and bad input of every kind."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+from mqtt_support import WAIT, Subscriber
+from pit_support import ARCHIVE_WAIT, FakeTable
+
+from controller.pit.service import PitService
+
+
+def _observed(service: PitService) -> tuple[list[tuple[str, str, dict]], threading.Condition]:
+    seen: list[tuple[str, str, dict]] = []
+    cond = threading.Condition()
+
+    def observer(table: str, kind: str, body: dict) -> None:
+        with cond:
+            seen.append((table, kind, body))
+            cond.notify_all()
+    service.add_observer(observer)
+    return seen, cond
+
+
+def _wait_counter(service: PitService, name: str, value: int) -> None:
+    assert service.wait(lambda c: c[name] >= value, ARCHIVE_WAIT), \
+        f"counter {name} did not reach {value}: {service.counters()}"
+
+
+def test_events_are_archived_once_and_each_observed_once(broker, pit_factory, fake_table, archive_view):
+    fake: FakeTable = fake_table()
+    fake.status(next_seq=1)
+    service = pit_factory(broker, start=False)
+    seen, cond = _observed(service)
+    service.start()
+    for seq in range(1, 6):
+        fake.event(seq)
+    # QoS 1 is at least once: the same events again, as a resend after a lost PUBACK would bring them
+    for seq in range(1, 6):
+        fake.raw(f"{fake.base}/event/table", fake.published[seq])
+    fake.state(5)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 5), "seqs 1..5 archived")
+    _wait_counter(service, "events_duplicate", 5)
+    _wait_counter(service, "events_archived", 5)
+    counts = service.counters()
+    assert counts["events_archived"] == 5 and counts["events_duplicate"] == 5 and counts["rejected"] == 0, counts
+    assert archive_view.envelopes(fake.table) == {s: json.loads(fake.published[s]) for s in range(1, 6)}
+    with cond:
+        events = [b["seq"] for t, k, b in seen if k == "event"]
+        statuses = [b for t, k, b in seen if k == "status"]
+    assert events == [1, 2, 3, 4, 5], "each event handed to the observers once, in order"
+    assert statuses and statuses[0]["table"] == fake.table
+    assert archive_view.query("SELECT game, status ->> 'birth' FROM tables WHERE table_id = %s", fake.table) == \
+        [("baccarat", "1")]
+    assert not archive_view.gaps(fake.table)
+
+
+# -- gaps ----------------------------------------------------------------------------------
+
+def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    for seq in range(1, 7):
+        fake.event(seq, publish=seq not in (3, 4))  # the broker lost 3 and 4
+    archive_view.wait(lambda: archive_view.complete(fake.table, 6), "the gap 3-4 filled by a replay")
+    requests = fake.wait_requests(1)
+    assert requests[0]["from"] == 3 and requests[0]["to"] == 4
+    assert requests[0]["id"].startswith(service.client_id)
+    assert archive_view.gaps(fake.table) == [(fake.table, 3, 4, "filled", None, 1)]
+    counts = service.counters()
+    assert counts["gaps_opened"] == 1 and counts["gaps_filled"] == 1 and counts["gaps_open"] == 0, counts
+
+
+def test_a_lost_tail_shows_in_the_state_and_is_asked_for(broker, pit_factory, fake_table, archive_view):
+    """No later event reveals the last ones missing: the table's retained state (its last seq) does."""
+    fake = fake_table()
+    fake.status()
+    pit_factory(broker)
+    for seq in range(1, 6):
+        fake.event(seq, publish=seq <= 3)
+    fake.state(5)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 5), "the lost tail 4-5 replayed")
+    assert archive_view.gaps(fake.table, "filled") == [(fake.table, 4, 5, "filled", None, 1)]
+
+
+def test_a_busy_table_is_asked_again_later(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status()
+    fake.refuse = "8 replays are still going out; ask again when they have"
+    pit_factory(broker)
+    for seq in range(1, 5):
+        fake.event(seq, publish=seq != 2)
+    fake.wait_requests(2)  # refused, then asked again after the retry delay
+    fake.refuse = None
+    archive_view.wait(lambda: archive_view.complete(fake.table, 4), "seq 2 replayed once the table had room")
+    gap = archive_view.gaps(fake.table)
+    assert [g[:4] for g in gap] == [(fake.table, 2, 2, "filled")] and gap[0][5] >= 3
+
+
+def test_a_pruned_gap_is_recorded_unfillable_with_the_tables_reason(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status(next_seq=1)
+    reason = "the journal no longer holds seqs before 4 (pruned: tablectl prune); ask from 4"
+    fake.refuse = reason
+    service = pit_factory(broker)
+    for seq in range(1, 7):
+        fake.event(seq, publish=seq >= 4)
+    archive_view.wait(lambda: archive_view.gaps(fake.table, "unfillable"), "the gap recorded as unfillable")
+    (row,) = archive_view.gaps(fake.table)
+    assert row[1:4] == (1, 3, "unfillable") and reason in row[4] and row[5] == 1
+    assert archive_view.seqs(fake.table) == [4, 5, 6]
+    assert service.wait(lambda c: c["gaps_unfillable"] == 1 and c["gaps_open"] == 0, WAIT), service.counters()
+    assert archive_view.query("SELECT closed_at IS NOT NULL FROM gaps") == [(True,)]
+
+
+def test_a_damaged_journal_row_is_unfillable_with_the_tables_alarm(broker, pit_factory, fake_table, archive_view):
+    """The table accepts the replay but cannot read seq 3 from its journal: it skips it and says so
+    in a journal_row_damaged alarm (controller.table). The gap is unfillable with that message."""
+    fake = fake_table()
+    fake.status()
+    fake.replay_skips = {3}
+    pit_factory(broker)
+    for seq in range(1, 5):
+        fake.event(seq, publish=seq != 3)
+    message = "event seq 3 cannot be read from the journal (not JSON): it is not published"
+    fake.event(5, "alarm", {"code": "journal_row_damaged", "severity": "critical", "message": message,
+                            "card": None, "expected": None, "missing": [], "extra": [],
+                            "action": "pit: seq 3 stays a gap"})
+    archive_view.wait(lambda: archive_view.gaps(fake.table, "unfillable"), "seq 3 recorded as unfillable")
+    (row,) = archive_view.gaps(fake.table)
+    assert row[1:4] == (3, 3, "unfillable") and message in row[4]
+    assert archive_view.seqs(fake.table) == [1, 2, 4, 5]
+
+
+def test_an_offline_table_is_asked_when_it_is_back(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status()
+    fake.event(1)
+    fake.status(online=False)
+    service = pit_factory(broker)
+    fake.event(2, publish=False)  # lost
+    fake.event(3)  # and the table says it is offline: nobody to ask
+    assert service.wait(lambda c: c["gaps_opened"] == 1, WAIT)
+    assert not fake.requests
+    fake.status(birth=2, next_seq=4)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 3), "seq 2 asked for once the table was back")
+
+
+# -- bad input -------------------------------------------------------------------------
+
+def test_bad_input_is_logged_counted_kept_and_the_service_goes_on(broker, pit_factory, fake_table, archive_view,
+                                                                 caplog):
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.seqs(fake.table) == [1], "seq 1 archived")
+    caplog.set_level(logging.WARNING, logger="controller.pit.service")
+    good = 1
+    bad = [
+        (f"{fake.base}/event/table", b'{"seq": 2, "ts": 1, "tab', "malformed", "not JSON"),
+        (f"{fake.base}/event/table", b'[1, 2]', "malformed", "not a JSON object"),
+        (f"{fake.base}/event/table", json.dumps({**fake.envelope(2), "ts": float("nan")}).encode(), "malformed",
+         "NaN"),
+        (f"{fake.base}/event/table", json.dumps({**fake.envelope(2), "data": {"status": "ajar"}}).encode(),
+         "schema", "data.status"),
+        (f"{fake.base}/event/card", json.dumps(fake.envelope(2)).encode(), "schema", "kind"),
+        (f"{fake.base}/event/alarm", json.dumps(fake.envelope(2, "alarm", {
+            "code": "x", "severity": "warning", "message": "a\u0000b", "card": None, "expected": None, "missing": [],
+            "extra": [], "action": ""})).encode(), "not_storable", "NUL"),
+        ("casino/stranger-9/event/table", json.dumps({**fake.envelope(1), "table": "stranger-9"}).encode(),
+         "unknown_table", "no status"),
+        (f"{fake.base}/event/table", json.dumps(fake.envelope(10**9)).encode(), "implausible_seq", "not believable"),
+        (f"{fake.base}/event/table", json.dumps({**fake.envelope(1), "ts": 1.5}).encode(), "seq_backwards",
+         "seq backwards"),
+    ]
+    for n, (topic, payload, category, words) in enumerate(bad, start=1):
+        fake.raw(topic, payload)
+        good += 1
+        fake.event(good)  # the next valid event gets through
+        archive_view.wait(lambda g=good: archive_view.complete(fake.table, g), f"seq {good} after bad input {n}")
+        assert service.wait(lambda c, k=category, n=n: c["rejected"] == n and c[k] >= 1, ARCHIVE_WAIT), \
+            (category, service.counters())
+        rejects = archive_view.wait(lambda n=n: (r := archive_view.rejects()) and len(r) >= n and r,
+                                    f"reject {n} stored")
+        assert len(rejects) == n, rejects
+        topic_kept, table_kept, reason, kept = rejects[-1]
+        assert table_kept == ("stranger-9" if category == "unknown_table" else fake.table)
+        assert topic_kept.startswith("casino/") or "seq 1" in topic_kept, topic_kept
+        assert reason.startswith(category) or category == "seq_backwards", reason
+        assert words in reason, (words, reason)
+        assert kept == payload[:4096]
+        assert any(category in r.getMessage() or words in r.getMessage() for r in caplog.records), (category,
+                                                                                                 caplog.text)
+    counts = service.counters()
+    assert counts["events_archived"] == good and counts["internal_errors"] == 0, counts
+    assert archive_view.seqs(fake.table) == list(range(1, good + 1)), "nothing valid lost"
+    # the archived seq 1 is the first one, not the one that came back with other bytes
+    assert archive_view.envelopes(fake.table)[1] == fake.envelope(1)
+
+
+def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.raw(f"{fake.base}/status", b"\xff\xfe not utf-8")
+    fake.send("state", {"table": fake.table, "seq": 2.5, "ts": 1, "state": "closed", "round": None})
+    fake.send("state", {"table": "another", "seq": 1, "ts": 1, "state": "closed", "round": None})
+    fake.send("cmd/replay/reply", {"id": "x", "ok": "yes"})
+    assert service.wait(lambda c: c["bad_status"] == 1 and c["bad_state"] == 2 and c["bad_reply"] == 1, WAIT), \
+        service.counters()
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "the next event archived")
+    assert not archive_view.rejects(), "rejects holds refused events only (every service sees a status)"
+
+
+def test_events_before_the_status_wait_for_it(broker, pit_factory, fake_table, archive_view):
+    """A persistent session's queued events can come before the retained status: they wait for it
+    (Tuning.unknown_hold) rather than being refused."""
+    fake = fake_table()
+    service = pit_factory(broker)
+    fake.event(1)
+    fake.event(2)
+    assert service.wait(lambda c: c["received"] >= 2, WAIT)
+    fake.status(next_seq=3)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 2), "the held events archived")
+    assert service.counters()["unknown_table"] == 0
+
+
+def test_a_table_numbering_again_from_1_is_refused_over_its_history(broker, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status(birth=3, next_seq=1)
+    service = pit_factory(broker)
+    for seq in (1, 2, 3):
+        fake.event(seq)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 3), "the first history")
+    fake.status(birth=4, next_seq=1)  # a new journal that starts again at seq 1
+    fake.event(1, "table", {"status": "closed"})
+    assert service.wait(lambda c: c["renumbered"] == 1 and c["seq_backwards"] == 1, WAIT), service.counters()
+    assert archive_view.envelopes(fake.table)[1] == fake.envelope(1), "history is never overwritten"
+
+
+# -- the database away -----------------------------------------------------------------
+
+def test_a_database_outage_loses_nothing(broker, postgres, pit_factory, fake_table, archive_view):
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+    archive_view.close()
+    postgres.stop()
+    try:
+        for seq in range(2, 31):
+            fake.event(seq)
+        assert service.wait(lambda c: c["db_lost"] == 1 and c["events_held"] >= 1, WAIT), service.counters()
+    finally:
+        postgres.start()
+    archive_view.wait(lambda: archive_view.complete(fake.table, 30), "everything held stored once the database was back")
+    assert service.wait(lambda c: c["events_archived"] == 30 and c["events_held"] == 0, WAIT), service.counters()
+    assert service.counters()["internal_errors"] == 0
+
+
+# -- the service's own status ---------------------------------------------------------------
+
+def test_the_service_publishes_its_counters(broker, pit_factory, fake_table):
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker, client_id="pit-status")
+    watcher = Subscriber(broker.host, broker.port, "casino/_pit/+/status")
+    try:
+        fake.raw(f"{fake.base}/event/table", b"nonsense")
+        found = watcher.wait_for(lambda m: m.json().get("counters", {}).get("malformed") == 1)
+        body = found.json()
+        assert found.topic == "casino/_pit/pit-status/status"
+        assert body["online"] is True and body["group"] == "pit-test" and body["db"] == "up"
+        assert body["counters"]["rejected"] == 1 and body["counters"]["events_archived"] == 0
+        late = Subscriber(broker.host, broker.port, "casino/_pit/pit-status/status")
+        try:
+            assert late.get().retain, "a screen that subscribes later gets the last status at once"
+        finally:
+            late.close()
+        service.stop()
+        offline = watcher.wait_for(lambda m: m.json().get("online") is False)
+        assert offline.json()["counters"]["malformed"] == 1
+    finally:
+        watcher.close()
+
+
+def test_a_service_of_the_group_away_holds_nothing_up(broker, pit_factory, fake_table, archive_view):
+    """The broker keeps an absent member's share of a shared subscription for it (its session
+    lives on): the member still up finds those seqs missing from the archive and has the table
+    send them again; when the other is back, what it was kept is a duplicate."""
+    fake = fake_table()
+    fake.status()
+    one = pit_factory(broker, client_id="pit-a", group="share")
+    two = pit_factory(broker, client_id="pit-b", group="share")
+    for seq in range(1, 11):
+        fake.event(seq)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 10), "seqs 1..10 with both up")
+    two.stop()
+    for seq in range(11, 41):
+        fake.event(seq)
+    fake.state(40)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 40), "seqs 11..40 with one of the two away")
+    assert one.counters()["replay_requests"] >= 1, "its share was asked of the table"
+    back = pit_factory(broker, client_id="pit-b", group="share")
+    assert back.wait(lambda c: c["events_duplicate"] >= 1, WAIT), back.counters()
+    assert back.counters()["events_archived"] == 0 and archive_view.complete(fake.table, 40)
