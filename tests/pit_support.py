@@ -1,9 +1,8 @@
 """Messages as the pit service hands them to its observers, for the board's tests.
 
 :class:`Table` makes one table's status, state and event envelopes with contiguous seqs and a
-clock the test sets; :func:`bac_result` a baccarat result's data. :class:`PitFeed` feeds an
-observer from a real broker the way the service will (topic -> table and kind, each (table, seq)
-once), until the board is wired to controller.pit.service.
+clock the test sets; :func:`bac_result` a baccarat result's data. :class:`PitFeed` is the real
+pit service (no archive) feeding an observer, as `tablectl pit --http` feeds the board.
 """
 
 from __future__ import annotations
@@ -13,10 +12,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from controller.pit_client import PitClient
-from controller.pitview import SeqTracker
-from controller.schemas import SchemaError, validate_event
 
 Observer = Callable[[str, str, dict], None]
 
@@ -73,45 +68,35 @@ def bac_result(winner: str, player: tuple[str, ...] = ("2H", "5C"), banker: tupl
 
 
 class PitFeed:
-    """A broker subscriber that calls ``observer(table, kind, body)`` as the pit service does: the
-    table and kind from the topic, events checked against their game's schemas and each (table, seq)
-    at most once. (The service's own checks are its tests'; this is the board's stand-in.)"""
+    """The real pit service (controller.pit.service, without an archive) feeding ``observer``, as
+    `tablectl pit --http` does, and keeping every event it handed on, in order, for the tests to
+    wait for."""
 
     def __init__(self, host: str, port: int, prefix: str, observer: Observer) -> None:
-        self.prefix = prefix
+        from controller.pit.service import PitService
+
         self.observer = observer
-        self.seqs = SeqTracker()
-        self.games: dict[str, str] = {}
-        self.bad: list[str] = []
         self.events: list[tuple[str, dict]] = []
         """(table, envelope) of every event handed on, in order."""
         self._lock = threading.Condition()
-        self.client = PitClient(host, port, [f"{prefix}/+/status", f"{prefix}/+/state", f"{prefix}/+/event/+"],
-                                self._on_message, client_id=f"board-feed-{id(self)}")
+        self.service = PitService(host, port, prefix, None, None, f"board-feed-{id(self)}")
+        self.service.add_observer(self._seen)
 
     def start(self) -> PitFeed:
-        self.client.start()
+        self.service.start()
         return self
 
     def stop(self) -> None:
-        self.client.stop()
+        self.service.stop()
 
-    def _on_message(self, topic: str, body: dict) -> None:
-        parts = topic[len(self.prefix) + 1:].split("/")
-        table, kind = parts[0], parts[1]
-        with self._lock:
-            if kind == "status" and isinstance(body.get("game"), str):
-                self.games[table] = body["game"]
-            if kind == "event":
-                try:
-                    validate_event(body, game=self.games.get(table))
-                except SchemaError as exc:
-                    self.bad.append(f"{topic}: {exc}")
-                    return
-                if body["table"] != table or not self.seqs.accept(table, body["seq"]):
-                    return
-            self.observer(table, kind, body)
-            if kind == "event":
+    def rejected(self) -> int:
+        """Messages the service refused (its checks: JSON, schema, seq)."""
+        return self.service.counters()["rejected"]
+
+    def _seen(self, table: str, kind: str, body: dict) -> None:
+        self.observer(table, kind, body)
+        if kind == "event":
+            with self._lock:
                 self.events.append((table, body))
                 self._lock.notify_all()
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import argparse
 import re
-import signal
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 from controller.pit_client import parse_address
+from drivers.stop_signal import StopSignal
 
 GROUP = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -106,9 +105,6 @@ def cmd_pit(args: argparse.Namespace) -> int:
             tls = tls_context(args.tls_ca_file, None, None)
         except TlsError as exc:
             return _fail(f"--tls-ca-file: {exc.reason}", 2)
-    board = _board() if http is not None else None
-    if http is not None and board is None:
-        return _fail("the pit board is not built in this version (controller.pit.web); run without --http", 2)
     try:
         from controller.pit.service import PitError, PitService, Tuning
     except ImportError as exc:
@@ -118,25 +114,28 @@ def cmd_pit(args: argparse.Namespace) -> int:
                          username=args.user, password=password, tls=tls,
                          tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
     picture = None
-    if board is not None:
-        picture = board[1]()
+    if http is not None:
+        from controller.pit.picture import Picture
+
+        picture = Picture()
         service.add_observer(picture)
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = StopSignal()   # before any thread starts; left installed while the service stops
+    server: Any = None
+    if picture is not None and http is not None:
+        # The board first: a port in use or a missing password is the operator's to fix, said before
+        # anything connects.
+        from controller.pit import web
+        try:
+            server = web.serve(picture, http[0], http[1], args.password_file)
+        except web.BoardError as exc:
+            return _fail(f"--http: {exc}", 2)
     try:
         service.start()
     except PitError as exc:
+        if server is not None:
+            server.stop()
         return _fail(str(exc), exc.exit_code)
-    server: Any = None
     try:
-        if board is not None and http is not None:
-            try:
-                server = board[0].serve(picture, http[0], http[1], args.password_file)
-            except OSError as exc:
-                return _fail(f"--http {http[0]}:{http[1]}: {exc.strerror or exc}", 2)
-            except ValueError as exc:
-                return _fail(f"--http: {exc}", 2)
         migrated = f", migrated now from {service.migrated[0].version - 1}" if service.migrated else ""
         archive = (f"archiving into {service.archive.where} (schema version {service.schema_version}{migrated}; "
                    f"group {args.group})" if service.archive else "not archiving")
@@ -146,10 +145,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
         stop.wait()
     finally:
         if server is not None:
-            for name in ("close", "shutdown", "stop"):
-                if callable(getattr(server, name, None)):
-                    getattr(server, name)()
-                    break
+            server.stop()
         service.stop()
     counts = service.counters()
     print(f"tablectl pit: stopped; {counts['events_archived']} events archived, {counts['events_duplicate']} "
@@ -157,12 +153,3 @@ def cmd_pit(args: argparse.Namespace) -> int:
           f"filled, {counts['gaps_unfillable']} unfillable", flush=True)
     return 0
 
-
-def _board() -> tuple[Any, Any] | None:
-    """The board's modules (controller.pit.web, controller.pit.picture's Picture), if built."""
-    try:
-        from controller.pit import web
-        from controller.pit.picture import Picture
-    except ImportError:
-        return None
-    return web, Picture

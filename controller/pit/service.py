@@ -456,7 +456,11 @@ class PitService:
             what = topic.what
             payload = parse_object(msg.payload)
             if not payload:
-                return None  # an empty retained status or state: cleared
+                # An empty retained status: the table was taken off the floor (its status cleared);
+                # the observers drop it (the board's tile, watch's line). The archive keeps its rows.
+                if what == "status":
+                    self._tell(topic.table, "status", {})
+                return None
             if what == "status":
                 return self._status(self._table(topic.table, create=check_retained("status", topic.table, payload)))
             t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing

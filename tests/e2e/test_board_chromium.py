@@ -144,7 +144,7 @@ def test_three_simulated_tables_appear_and_a_result_and_an_alarm_show_within_a_s
     for table in others:    # each deals, and its result is on its tile
         result = feed.wait_event(table, "result", timeout=60)
         seen(browser, f"result:{table}:{result['seq']}")
-    assert feed.bad == [] and picture.errors == 0
+    assert feed.rejected() == 0 and picture.errors == 0
     path = screenshot(browser, "board.png")
     assert path.stat().st_size > 10_000
 
@@ -233,7 +233,7 @@ def test_the_baccarat_page_draws_the_roads_of_a_known_shoe_and_shows_table_text_
     finally:
         send.client.loop_stop()   # type: ignore[attr-defined]
         send.client.disconnect()  # type: ignore[attr-defined]
-    assert feed.bad == [] and picture.errors == 0
+    assert feed.rejected() == 0 and picture.errors == 0
 
 
 def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(broker, pit, browser) -> None:
@@ -267,7 +267,7 @@ def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(
     finally:
         send.client.loop_stop()   # type: ignore[attr-defined]
         send.client.disconnect()  # type: ignore[attr-defined]
-    assert picture.detail("bac-gone") is None and feed.bad == [] and picture.errors == 0
+    assert picture.detail("bac-gone") is None and feed.rejected() == 0 and picture.errors == 0
 
 
 def test_the_pictures_here_are_the_hand_worked_ones() -> None:

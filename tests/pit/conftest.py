@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from pit_support import FAST, ArchiveView, FakeTable
+from archive_support import FAST, ArchiveView, FakeTable
 
 from controller.pit.service import PitService
 

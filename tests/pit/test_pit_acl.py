@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from archive_support import FakeTable
 from mqtt_support import RunningBroker, Subscriber, readable_by_broker
-from pit_support import FakeTable
 
 from controller.pit.service import PitError
 from hw_sim.broker import free_port

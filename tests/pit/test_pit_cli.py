@@ -4,18 +4,20 @@ each one line and a non-zero exit."""
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import psycopg
 import pytest
+from archive_support import assert_archive_is_journal, caught_up
 from mqtt_support import WAIT, Subscriber
-from pit_support import assert_archive_is_journal, caught_up
 from sim_table import SimTable
 
 from controller.pit.archive import Archive, migrations
@@ -156,7 +158,44 @@ def test_bad_options_are_one_line_each(args, words):
     _one_line(_run(*args), 2, words)
 
 
-def test_the_board_option_without_the_board(pg_url):
-    if importlib.util.find_spec("controller.pit.web") is not None:
-        pytest.skip("the pit board is built: its own tests cover --http")
-    _one_line(_run("--db", pg_url, "--http", "127.0.0.1:18080"), 2, "the pit board is not built in this version")
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_one_process_archives_and_serves_the_board_of_what_it_archives(broker, pg_url, archive_view, tmp_path):
+    # The issue's `tablectl pit --broker --http --db`: a simulated table deals; the same process
+    # stores every event and its board lists the table, with results, over HTTP.
+    port = _free_port()
+    table = SimTable(broker, tmp_path / "t", seed=73)
+    pit = PitProcess(broker, pg_url, tmp_path / "pit.log", "--client-id", "pit-board", "--http", f"127.0.0.1:{port}")
+    try:
+        first = pit.line()
+        assert f"the pit board on http://127.0.0.1:{port}/" in first and "archiving into " in first
+        table.start()
+        table.wait_for(lambda events: sum(e["kind"] == "result" for e in events) >= 2, what="2 results")
+        table.dealer.paused.set()
+        caught_up(archive_view, TABLE, table.cfg.journal.path)
+        tiles = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=WAIT).read())
+        mine = [t for t in tiles["tables"] if t["table"] == TABLE]
+        assert mine and mine[0]["game"] == "baccarat" and len(mine[0]["results"]) >= 2, mine
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=WAIT).read().decode()
+        assert "<html" in page.lower()
+        pit.proc.send_signal(signal.SIGTERM)
+        assert pit.proc.wait(30) == 0
+    finally:
+        table.dealer.paused.set()
+        table.stop()
+        pit.close()
+
+
+def test_the_board_beyond_this_machine_without_a_password_is_one_line(pg_url):
+    _one_line(_run("--db", pg_url, "--http", f"0.0.0.0:{_free_port()}"), 2, "without a password")
+
+
+def test_a_board_port_in_use_is_one_line(pg_url):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        _one_line(_run("--db", pg_url, "--http", f"127.0.0.1:{taken.getsockname()[1]}"), 2, "cannot serve the board")

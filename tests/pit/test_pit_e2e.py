@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from mqtt_support import RunningBroker
-from pit_support import (
+from archive_support import (
     ARCHIVE_WAIT,
     ArchiveView,
     FakeTable,
@@ -21,6 +20,7 @@ from pit_support import (
     caught_up,
     journal_rows,
 )
+from mqtt_support import RunningBroker
 from sim_table import SimTable
 
 from controller.journal import Journal

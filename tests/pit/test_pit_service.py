@@ -1,5 +1,5 @@
 """The pit service against a real Mosquitto and a real PostgreSQL, fed by a stand-in table
-(tests/pit/pit_support.FakeTable) that publishes exactly what each test needs: redelivered
+(tests/pit/archive_support.FakeTable) that publishes exactly what each test needs: redelivered
 events, lost ones, refused replays, and bad input of every kind."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import logging
 import threading
 
+from archive_support import ARCHIVE_WAIT, FakeTable
 from mqtt_support import WAIT, Subscriber
-from pit_support import ARCHIVE_WAIT, FakeTable
 
 from controller.pit.service import PitService
 
