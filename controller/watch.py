@@ -15,7 +15,10 @@ send any bytes, and a buggy or foreign publisher will. So :class:`Watch`
   for (its retained status' ``next_seq``, its retained state's ``seq``, its events so far);
 - asks for replays one request per table at a time, each at most the controller's
   ``REPLAY_LIMIT``, at most ``--replay-max`` seqs per gap, and after a refusal or a silence
-  asks again later (:data:`RETRY_DELAYS`), never in a loop.
+  asks again later (:data:`RETRY_DELAYS`), never in a loop. What to ask next, when, and what a
+  refusal means is the pit service's policy (controller.pit.replays), so that the two never
+  disagree; watch adds its I/O (a timer per table, its lines, ``--replay-max``) and gives a range
+  up after its retries, where an archive never does.
 
 Each message it drops is one ``BAD`` line (topic, seq if any, why) and is counted; nothing it
 reads reaches the seq tracker unchecked, and no payload can end paho's network thread
@@ -40,6 +43,7 @@ from typing import Any
 
 from controller.glance import Glance
 from controller.glance_screen import Screen
+from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, TableReplays, read_refusal
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import REPLAY_LIMIT, PitView
 from controller.schemas import SchemaError, show, validate, validate_event
@@ -61,13 +65,6 @@ beyond it is reported and dropped, never asked about: a seq of 1e9 from a table 
 SEQ_MAX = 2**63 - 1
 """The largest seq a controller can give (SQLite's largest integer)."""
 
-REPLY_TIMEOUT = 10.0
-"""Seconds to wait for the reply to a ``cmd/replay``; a table that is up answers at once."""
-
-REPLAY_TIMEOUT = 30.0
-"""Seconds, after an accepted request or the last replayed event that arrived, for the rest of
-the replayed events: a replay goes out behind live events, 50 at a time (controller.table)."""
-
 RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0)
 """Seconds before asking again after the 1st, 2nd ... refusal or silence; after one more the
 range is given up (it stays missing, and the summary says so). A table refuses while its other
@@ -81,26 +78,13 @@ MAX_WAITING = 1000
 
 
 @dataclass
-class _Request:
-    """The one ``cmd/replay`` a table has from this watch: ``asked`` until its reply,
-    ``replaying`` until its seqs have arrived."""
-
-    id: str
-    lo: int
-    hi: int
-    phase: str
-    deadline: float
-
-
-@dataclass
 class _Asker:
-    """One table's replay requests: the ranges still to ask for, the one out, when the next may go."""
+    """One table's replays: the ranges still to ask for (watch's own cut of its gaps:
+    ``--replay-max``, ``REPLAY_LIMIT`` each, :data:`MAX_WAITING`), the policy that decides the one
+    request out, its deadline and the retries (controller.pit.replays), and the table's timer."""
 
+    replays: TableReplays
     todo: deque[list[int]] = field(default_factory=deque)
-    out: _Request | None = None
-    failures: int = 0
-    """Refusals and silences in a row for the range at the head of ``todo``."""
-    not_before: float = 0.0
     timer: threading.Timer | None = None
     timer_at: float = math.inf
 
@@ -146,7 +130,7 @@ class Watch:
         self.requests = 0
         """``cmd/replay`` requests sent."""
         self.given_up = 0
-        """Seqs whose replay was given up after every retry."""
+        """Seqs whose replay was given up: after every retry, or refused as never to be had."""
         self._vouched: dict[str, tuple[int, str]] = {}  # table -> (last seq it vouched for, where it said so)
         self._games = frozenset(registry.names())
         self._askers: dict[str, _Asker] = {}
@@ -253,9 +237,8 @@ class Watch:
         for gap_table, first, last in seqs.take_gaps():
             self._gap(gap_table, first, last)
         asker = self._askers.get(table)
-        if asker is not None and asker.out is not None and not self._done(table, asker) \
-                and asker.out.phase == "replaying" and asker.out.lo <= seq <= asker.out.hi:
-            asker.out.deadline = time.monotonic() + self.replay_timeout  # the replay is coming: give the rest time
+        if asker is not None and not self._done(table, asker):
+            asker.replays.progress(seq, time.monotonic())  # the replay is coming: give the rest time
         self._pump(table, sends)
 
     def _retained(self, schema: str, topic: str, table: str, payload: dict) -> bool:
@@ -301,15 +284,15 @@ class Watch:
             return self._bad(topic, reply, _problems(exc))
         self.out(self.view.reply_line(topic, reply))
         asker = self._askers.get(table)
-        req = asker.out if asker is not None else None
+        req = asker.replays.out if asker is not None else None
         if asker is None or req is None or req.phase != "asked" or reply["id"] != req.id:
             return  # another pit client's, or a late answer to a request given up
         if reply["ok"]:
-            req.phase, req.deadline = "replaying", time.monotonic() + self.replay_timeout
+            asker.replays.accepted(time.monotonic())
             if not self._done(table, asker):
                 self._arm(table, asker, req.deadline)
         else:
-            self._failed(table, asker, f"refused: {reply['error']}")
+            self._refused(table, asker, reply["error"])
         self._pump(table, sends)
 
     def _bad(self, topic: str, payload: Mapping[str, Any], why: str) -> None:
@@ -352,7 +335,11 @@ class Watch:
                      f"(--replay-max {self.replay_max}); the other {last - asked} are not asked for")
         else:
             self.out(f"[{table}] GAP: seqs {first}-{last} missing; asking for a replay")
-        asker = self._askers.setdefault(table, _Asker())
+        asker = self._askers.get(table)
+        if asker is None:
+            asker = self._askers[table] = _Asker(TableReplays(
+                limit=REPLAY_LIMIT, retry_delays=self.retry_delays, reply_timeout=self.reply_timeout,
+                replay_timeout=self.replay_timeout, give_up_after=len(self.retry_delays) + 1))
         ranges = [[lo, min(lo + REPLAY_LIMIT - 1, asked)] for lo in range(first, asked + 1, REPLAY_LIMIT)]
         room = max(0, MAX_WAITING - len(asker.todo))
         if len(ranges) > room:
@@ -365,51 +352,76 @@ class Watch:
     def _pump(self, table: str, sends: list[tuple[str, dict]]) -> None:
         """Send the next request of ``table`` if none is out and its retry delay has passed."""
         asker = self._askers.get(table)
-        if asker is None or asker.out is not None or self._closed:
+        if asker is None or asker.replays.out is not None or self._closed:
             return
-        now = time.monotonic()
+        replays, now = asker.replays, time.monotonic()
         while asker.todo:
-            if now < asker.not_before:
-                return self._arm(table, asker, asker.not_before)
+            if (wake := replays.wake_at(now)) is not None:
+                return self._arm(table, asker, wake)
             span = self.view.seqs.missing_in(table, *asker.todo[0])
             if span is None:  # arrived meanwhile (a late copy): nothing to ask
                 asker.todo.popleft()
-                asker.failures = 0
+                replays.done()
                 continue
-            lo, hi = span
-            asker.todo[0] = [lo, hi]
-            rid = f"watch-{lo}-{hi}" + (f".{asker.failures + 1}" if asker.failures else "")
-            asker.out = _Request(rid, lo, hi, "asked", now + self.reply_timeout)
-            self._arm(table, asker, asker.out.deadline)
+            asker.todo[0] = list(span)
+            rid = f"watch-{span[0]}-{span[1]}" + (f".{replays.failures + 1}" if replays.failures else "")
+            # one gap of at most REPLAY_LIMIT (the cut of _gap): the policy asks for all of it
+            req = replays.next([span], now, rid)
+            assert req is not None and (req.first, req.last) == span
+            self._arm(table, asker, req.deadline)
             self.requests += 1
-            sends.append((f"{self.prefix}/{table}/cmd/replay", {"id": rid, "from": lo, "to": hi}))
+            sends.append((f"{self.prefix}/{table}/cmd/replay", {"id": rid, "from": req.first, "to": req.last}))
             return
 
     def _done(self, table: str, asker: _Asker) -> bool:
         """True (and the request is over) once nothing of the range of an accepted request is missing."""
-        req = asker.out
-        if req is None or req.phase != "replaying" or self.view.seqs.missing_in(table, req.lo, req.hi) is not None:
+        req = asker.replays.out
+        if req is None or req.phase != "replaying" \
+                or self.view.seqs.missing_in(table, req.first, req.last) is not None:
             return False
-        asker.out, asker.failures = None, 0
-        if asker.todo and asker.todo[0] == [req.lo, req.hi]:
+        asker.replays.done()
+        if asker.todo and asker.todo[0] == [req.first, req.last]:
             asker.todo.popleft()
         return True
 
-    def _failed(self, table: str, asker: _Asker, why: str) -> None:
-        asker.out = None
-        asker.failures += 1
-        lo, hi = asker.todo[0]
-        if asker.failures > len(self.retry_delays):
+    def _refused(self, table: str, asker: _Asker, error: str) -> None:
+        """A refusal, read as the pit service reads it: seqs the table can never send (pruned, or
+        past its last) are given up at once, and the rest of the range asked for without delay;
+        any other refusal is a failure, asked again later."""
+        req = asker.replays.out
+        assert req is not None
+        lost = read_refusal(error).unfillable(req.first, req.last)
+        if lost is None:
+            return self._failed(table, asker, f"refused: {error}")
+        asker.replays.done()
+        lo, hi = lost
+        self._give_up(table, lo, hi)
+        rest = [hi + 1, req.last] if lo == req.first else [req.first, lo - 1]
+        if rest[0] <= rest[1]:
+            asker.todo[0] = rest
+        else:
             asker.todo.popleft()
-            asker.failures = 0
-            missing = self.view.seqs.missing_in(table, lo, hi)
-            self.given_up += 0 if missing is None else missing[1] - missing[0] + 1
-            self.out(f"[{table}] replay of seqs {lo}-{hi}: {why}; given up after {len(self.retry_delays) + 1} "
+        self.out(f"[{table}] replay of seqs {req.first}-{req.last}: refused: {error}; seqs {lo}-{hi} cannot "
+                 f"be had any more, they stay missing")
+
+    def _failed(self, table: str, asker: _Asker, why: str) -> None:
+        """A refusal to ask again, or a silence: the policy's delay, or the range given up."""
+        req = asker.replays.out
+        assert req is not None
+        lo, hi = req.first, req.last
+        delay = asker.replays.failed(time.monotonic())
+        if delay is None:
+            asker.todo.popleft()
+            self._give_up(table, lo, hi)
+            self.out(f"[{table}] replay of seqs {lo}-{hi}: {why}; given up after {asker.replays.give_up_after} "
                      f"attempts, they stay missing")
             return
-        delay = self.retry_delays[asker.failures - 1]
-        asker.not_before = time.monotonic() + delay
         self.out(f"[{table}] replay of seqs {lo}-{hi}: {why}; asking again in {delay:g} s")
+
+    def _give_up(self, table: str, lo: int, hi: int) -> None:
+        """Count the seqs of ``lo..hi`` still missing as given up."""
+        missing = self.view.seqs.missing_in(table, lo, hi)
+        self.given_up += 0 if missing is None else missing[1] - missing[0] + 1
 
     def _arm(self, table: str, asker: _Asker, when: float) -> None:
         """Wake at ``when`` (or earlier, if a wake is set already: it re-arms). One timer per table."""
@@ -428,7 +440,7 @@ class Watch:
             if self._closed or self._askers.get(table) is not asker or asker.timer is not threading.current_thread():
                 return  # closed, started afresh, or a timer replaced by an earlier one
             asker.timer, asker.timer_at = None, math.inf
-            req, now = asker.out, time.monotonic()
+            req, now = asker.replays.out, time.monotonic()
             if req is not None and req.phase == "replaying" and self._done(table, asker):
                 pass
             elif req is not None and now >= req.deadline:

@@ -5,9 +5,11 @@ policy is tested without a broker.
 The same rules as ``tablectl watch --replay`` (controller/watch.py, docs/internals.md "Replay"):
 one request per table at a time, at most the controller's ``REPLAY_LIMIT`` seqs, cut to what is
 still missing when it goes; a refusal or a silence is asked again after :data:`RETRY_DELAYS`.
-Unlike watch, an archive never gives a gap up while the table may still send it: after the last
-delay it goes on asking at that pace, and a gap ends only as filled or as *unfillable*, when the
-table says it no longer holds those seqs (:func:`read_refusal`) or that they are damaged.
+An archive never gives a gap up while the table may still send it: after the last delay it goes
+on asking at that pace, and a gap ends only as filled or as *unfillable*, when the table says it
+no longer holds those seqs (:func:`read_refusal`) or that they are damaged. Watch, a terminal that
+may have nobody reading it, gives a range up after its retries (``give_up_after``); it keeps its
+own I/O (timers, printed lines, ``--replay-max``) and takes this policy from here.
 """
 
 from __future__ import annotations
@@ -38,6 +40,17 @@ class Refusal:
     kind: str
     seq: int | None = None
 
+    def unfillable(self, first: int, last: int) -> tuple[int, int] | None:
+        """The part of a refused request ``first..last`` that the table can never send: before a
+        pruned journal's oldest seq, or after its last one. None when the refusal is one to ask
+        again (busy, or a reason that does not bear on the range): asking again for seqs the table
+        says it has not got would only be refused again, so the caller gives them up at once."""
+        if self.kind == "pruned" and self.seq is not None and self.seq > first:
+            return first, min(last, self.seq - 1)
+        if self.kind == "beyond" and self.seq is not None and self.seq < last:
+            return max(first, self.seq + 1), last
+        return None
+
 
 def read_refusal(error: str) -> Refusal:
     """The table's reason (controller.table ``_queue_replay``) read for what it means."""
@@ -63,8 +76,13 @@ class TableReplays:
     """The requests of one table."""
 
     def __init__(self, *, limit: int = REPLAY_LIMIT, retry_delays: tuple[float, ...] = RETRY_DELAYS,
-                 reply_timeout: float = REPLY_TIMEOUT, replay_timeout: float = REPLAY_TIMEOUT) -> None:
+                 reply_timeout: float = REPLY_TIMEOUT, replay_timeout: float = REPLAY_TIMEOUT,
+                 give_up_after: int | None = None) -> None:
+        """``give_up_after``: failures in a row after which a range is given up (watch's bound on
+        what it asks of a table nobody may be watching); None, the default: never, as an archive
+        must not give up seqs the table may still send."""
         self.limit = limit
+        self.give_up_after = give_up_after
         self.retry_delays = retry_delays
         self.reply_timeout = reply_timeout
         self.replay_timeout = replay_timeout
@@ -109,9 +127,14 @@ class TableReplays:
         """Nothing of the range is missing any more (or what is, is unfillable)."""
         self.out, self.failures, self.not_before = None, 0, 0.0
 
-    def failed(self, now: float) -> float:
-        """A refusal to ask again, or a silence: the seconds until the next request."""
+    def failed(self, now: float) -> float | None:
+        """A refusal to ask again, or a silence: the seconds until the next request; or None when
+        that was the ``give_up_after``-th failure in a row: the range is given up, and the next
+        may go at once (never without ``give_up_after``)."""
         self.out = None
+        if self.give_up_after is not None and self.failures + 1 >= self.give_up_after:
+            self.done()
+            return None
         delay = self.retry_delays[min(self.failures, len(self.retry_delays) - 1)]
         self.failures += 1
         self.not_before = now + delay

@@ -585,19 +585,14 @@ class PitService:
             return
         self._count("replay_refused")
         error = str(reply.get("error", ""))
-        refusal = read_refusal(error)
-        lo, hi = out.first, out.last
-        if refusal.kind == "pruned" and refusal.seq is not None and refusal.seq > lo:
-            hi = min(hi, refusal.seq - 1)
-        elif refusal.kind == "beyond" and refusal.seq is not None and refusal.seq < hi:
-            lo = max(lo, refusal.seq + 1)
-        else:
+        lost = read_refusal(error).unfillable(out.first, out.last)
+        if lost is None:
             delay = t.replays.failed(now)
             self._count("replay_failed")
             return self._warn("pit service: table %s refused a replay of seqs %d-%d (%s); asking again in %g s",
                               t.name, out.first, out.last, error[:200], delay)
         t.replays.done()
-        self._unfillable(t, lo, hi, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
+        self._unfillable(t, *lost, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
         self._pump(t, now)
 
     def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:

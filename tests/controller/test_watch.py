@@ -123,6 +123,24 @@ def test_a_table_that_never_answers_is_asked_a_bounded_number_of_times(
     assert "2 still missing" not in watch.summary() and "3 still missing" in watch.summary()
 
 
+def test_a_refusal_for_pruned_seqs_gives_those_up_at_once_and_asks_for_the_rest(
+        watching: Callable[..., tuple[Watch, Lines]], subscriber: Callable[..., Subscriber]) -> None:
+    """The table no longer holds seqs before 4 (tablectl prune): asking again would only be refused
+    again, so 2-3 are given up now (as the pit service records them unfillable) and 4-5 asked at once."""
+    table = subscriber("casino/t1/cmd/replay")
+    watch, lines = watching(retry_delays=(30.0,))
+    for seq in (1, 6):
+        table.publish("casino/t1/event/table", event(seq))
+    assert table.wait_for(lambda m: True).json() == {"id": "watch-2-5", "from": 2, "to": 5}
+    table.publish("casino/t1/cmd/replay/reply", reply(
+        "watch-2-5", "the journal no longer holds seqs before 4 (pruned: tablectl prune); ask from 4"))
+    assert lines.wait(r"cannot be had") == (
+        "[t1] replay of seqs 2-5: refused: the journal no longer holds seqs before 4 (pruned: tablectl prune); "
+        "ask from 4; seqs 2-3 cannot be had any more, they stay missing")
+    assert table.wait_for(lambda m: True).json() == {"id": "watch-4-5", "from": 4, "to": 5}   # no 30 s delay
+    assert watch.given_up == 2 and watch.requests == 2
+
+
 def test_one_request_per_table_at_a_time(
         watching: Callable[..., tuple[Watch, Lines]], subscriber: Callable[..., Subscriber]) -> None:
     """A second gap waits until the first request's events have come, so that a table is never

@@ -106,6 +106,25 @@ def test_refusals_read():
     assert read_refusal("8 replays are still going out; ask again when they have").kind == "busy"
 
 
+def test_a_refusal_names_what_can_never_be_had():
+    assert read_refusal("the journal no longer holds seqs before 1200 (pruned)").unfillable(1000, 1500) == (1000, 1199)
+    assert read_refusal("the journal no longer holds seqs before 1200 (pruned)").unfillable(1000, 1100) == (1000, 1100)
+    assert read_refusal("to 900 is beyond the last event journaled, seq 850").unfillable(800, 900) == (851, 900)
+    assert read_refusal("to 900 is beyond the last event journaled, seq 850").unfillable(860, 900) == (860, 900)
+    assert read_refusal("8 replays are still going out").unfillable(1, 5) is None
+
+
+def test_give_up_after_is_never_unless_asked_for():
+    forever = TableReplays(retry_delays=(2.0,))
+    assert [forever.failed(now=float(n)) for n in range(10)] == [2.0] * 10
+    bounded = TableReplays(retry_delays=(2.0, 5.0), give_up_after=3)
+    bounded.next([(5, 9)], now=0.0, request_id="a")
+    assert bounded.failed(now=1.0) == 2.0 and bounded.failed(now=3.0) == 5.0
+    bounded.next([(5, 9)], now=8.0, request_id="c")
+    assert bounded.failed(now=9.0) is None, "the third failure in a row gives the range up"
+    assert bounded.out is None and bounded.failures == 0 and bounded.wake_at(9.0) is None, "the next goes at once"
+
+
 def test_one_request_at_a_time_cut_to_the_limit_and_backed_off():
     replays = TableReplays(limit=100, retry_delays=(2.0, 5.0), reply_timeout=10, replay_timeout=30)
     first = replays.next([(5, 500), (900, 901)], now=0.0, request_id="a")
