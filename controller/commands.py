@@ -17,7 +17,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from controller.inbox import Command
-from controller.schemas import problems, show, validator
+from controller.schemas import COMMAND_SECRET_KEYS, problems, show, validator
 
 COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button", "dice_reset")
 PAYLOAD_LIMIT = 4096
@@ -76,7 +76,7 @@ def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[
         rid = None
     extra = dict(game or {})
     if command.name in extra:
-        found = problems(Draft202012Validator(extra[command.name]), payload)
+        found = problems(Draft202012Validator(extra[command.name]), payload, COMMAND_SECRET_KEYS)
         if found:
             raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
         return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})
@@ -85,7 +85,7 @@ def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[
         raise CommandError(f"unknown command {command.name[:64]!r}: the commands are {known}", rid)
     if command.name == "button" and not remote_buttons:
         raise CommandError("remote buttons are off on this table ([dealer] remote_buttons = false)", rid)
-    found = problems(validator(f"command#/$defs/{command.name}"), payload)
+    found = problems(validator(f"command#/$defs/{command.name}"), payload, COMMAND_SECRET_KEYS)
     if found:
         raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
     return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})

@@ -34,6 +34,11 @@ nothing is ever fetched from the network: all references resolve locally."""
 
 SECRET_KEYS = frozenset({"password"})
 """Keys whose values never appear in an error message (DESIGN.md, secrets)."""
+COMMAND_SECRET_KEYS = SECRET_KEYS | {"cards", "card", "board"}
+"""In a pit command, the card codes entered are secret too (a showdown, up cards, a community
+card, an irregularity's card): a refused entry may hold a card still face down -- a hole card
+typed in the wrong place -- and the refusal is published on the command topic, journaled and
+archived. The game's machine checks the codes and names a card by its place, never its code."""
 
 
 class SchemaError(ValueError):
@@ -89,9 +94,11 @@ def event_kinds() -> list[str]:
     return sorted(p.stem for p in (SCHEMA_DIR / "events").glob("*.json"))
 
 
-def problems(schema_validator: Draft202012Validator, instance: Any) -> list[str]:
+def problems(schema_validator: Draft202012Validator, instance: Any,
+             secret_keys: frozenset[str] = SECRET_KEYS) -> list[str]:
     """Every problem with ``instance`` as ``path: why``, sorted by path."""
-    return sorted({line for e in _leaves(schema_validator.iter_errors(instance)) for line in explain(e)})
+    return sorted({line for e in _leaves(schema_validator.iter_errors(instance))
+                   for line in explain(e, secret_keys)})
 
 
 def validate(name: str, instance: Any) -> None:
@@ -141,6 +148,17 @@ def dotted(path: Iterable[Any]) -> str:
     return out or "(top level)"
 
 
+def _holds_secret(value: Any, keys: frozenset[str], depth: int = 0) -> bool:
+    """Whether an instance quoted whole (an error at its parent) would show a secret key's value."""
+    if depth > 8:
+        return True
+    if isinstance(value, dict):
+        return any(str(k) in keys or _holds_secret(v, keys, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_secret(v, keys, depth + 1) for v in value)
+    return False
+
+
 def show(value: Any, limit: int = 60) -> str:
     """A value as JSON, cut short: error messages quote what they got."""
     try:
@@ -154,14 +172,14 @@ _TYPE_WORDS = {"object": "a table", "array": "a list", "string": "a string", "in
                "number": "a number", "boolean": "true or false", "null": "null"}
 
 
-def explain(error: ValidationError) -> list[str]:
+def explain(error: ValidationError, secret_keys: frozenset[str] = SECRET_KEYS) -> list[str]:
     """One error as ``path: why`` lines (one per missing or unknown key),
     never quoting a secret's value."""
     path = list(error.absolute_path)
     v, want, got = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.absolute_schema_path:  # the key itself is wrong: name it in the path
         path.append(got)
-    secret = any(str(p) in SECRET_KEYS for p in path)
+    secret = any(str(p) in secret_keys for p in path) or _holds_secret(got, secret_keys)
     got_text = "hidden" if secret else show(got)
     custom = error.schema.get("x-why") if isinstance(error.schema, dict) else None
     if custom:

@@ -17,7 +17,7 @@ from games.holdem.options import OPTIONS_SCHEMA, HoldemOptions
 from games.registry import GameEntry
 
 CODES: dict = {"type": "array", "items": {"type": "string", "maxLength": 8}, "minItems": 1, "maxItems": 8,
-               "x-why": "a list of card codes such as [\"AS\", \"10H\"]"}
+               "x-why": "a list of card codes (a rank 2-10, J, Q, K or A and a suit C, D, H or S)"}
 
 SHOWDOWN: dict = {
     "type": "object",

@@ -26,7 +26,7 @@ SHOWDOWN: dict = {
         "id": {"type": ["string", "integer"]},
         "seat": SEAT,
         "cards": {"type": "array", "items": CODE, "minItems": 1, "maxItems": 8,
-                  "x-why": "a list of card codes such as [\"JK\", \"KS\", \"KD\", \"7H\", \"2C\"]"},
+                  "x-why": "a list of card codes (a rank 2-10, J, Q, K or A and a suit C, D, H or S; JK the joker)"},
     },
     "additionalProperties": False,
 }

@@ -139,3 +139,26 @@ def test_status_state_command_reply() -> None:
     validate("reply", {"id": None, "command": "x", "ok": False, "error": "unknown command"})
     with pytest.raises(SchemaError, match="error: is required"):
         validate("reply", {"id": 1, "command": "open", "ok": False})
+
+
+@pytest.mark.parametrize(("game", "command", "payload"), [
+    ("stud", "up_cards", {"street": 3, "cards": {"2": ["QS"]}}),
+    ("stud", "showdown", {"seat": 1, "cards": [["AS"], "KH"]}),
+    ("stud", "showdown", {"seat": 1, "board": "AH", "cards": ["KH"] * 9}),
+    ("holdem", "showdown", {"seat": 1, "cards": [{"c": "JD"}]}),
+    ("mexican_stud", "up_cards", {"street": 2, "cards": {"3": 10}, "extra": "QC"}),
+    ("draw", "showdown", {"seat": 1, "cards": ["9C"] * 12}),
+])
+def test_a_refused_card_entry_never_quotes_a_code(game: str, command: str, payload: dict) -> None:
+    # A refused entry is published (the command event), journaled and archived; it may hold a card
+    # still face down, typed in the wrong place (DESIGN.md, "What must never leave the controller").
+    import re
+
+    from jsonschema import Draft202012Validator
+
+    from controller.schemas import COMMAND_SECRET_KEYS, problems
+    from games import registry
+
+    found = problems(Draft202012Validator(registry.get(game).commands[command]), payload, COMMAND_SECRET_KEYS)
+    assert found, "the entry is refused"
+    assert not re.search(r"\b(?:10|[2-9AJQK])[CDHS]\b", " ".join(found)), found
