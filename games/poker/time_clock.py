@@ -11,6 +11,10 @@ The sheet posts the rate, not the procedure. What a card room does, and what thi
 3. **Time out of the game is not charged**: a player who sits out keeps what he paid; sitting in
    again before it runs out costs nothing until it does, after it he pays one period, not the
    periods he was away.
+4. **Time is kept by seat**: the controller sees seats, not people. A new player who takes a seat
+   whose half hour is paid plays the rest of it on the seat's time and pays at the next
+   collection; the dealer may collect from him at once ("A new player having paid his 'time
+   collection'"), which the prompt cannot know.
 
 The clock is monotonic (a wall clock set by NTP or by hand would charge early or late). What was
 paid lives in the controller's memory only: after a restart every player's time is asked for
@@ -22,6 +26,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from games.poker.pitched import money
 
 
 class TimeClock:
@@ -58,13 +64,11 @@ def collect_phrase(take: dict[str, Any]) -> str:
     """The collect step's words for a hand's time collection (``take``: the hand's published
     collection after :meth:`TimeClock.collect`), the same in every game that collects by time."""
     due = take.get("time_due", [])
-    cents = take["time_fee_each"]
-    rate = f"${cents // 100}.{cents % 100:02d} per person per {take['period_minutes']} minutes"
+    rate = f"{money(take['time_fee_each'])} per person per {take['period_minutes']} minutes"
     if not due:
         return f"no player's time is due this hand ({rate}), nothing from this pot"
-    total = take["fee"]
     return (f"collect time ({rate}) from seat{'s' if len(due) > 1 else ''} {', '.join(map(str, due))}: "
-            f"${total // 100}.{total % 100:02d} in all, nothing from this pot")
+            f"{money(take['fee'])} in all, nothing from this pot")
 
 
 __all__ = ["TimeClock", "collect_phrase"]

@@ -97,7 +97,9 @@ def test_seeded_hands_a_short_stub_a_lowball_showdown_and_a_misdeal(table_factor
         due = ab["players"] if res is results[0] else []
         assert ab["collection"] == {**rules.collection(options.economics, len(ab["players"]), "draw_lowball"),
                                     "time_due": due, "fee": 500 * len(due),
-                                    "time_left": {str(s): ab["collection"]["time_left"][str(s)] for s in ab["players"]}}
+                                    "time_left": ab["collection"]["time_left"]}
+        assert sorted(map(int, ab["collection"]["time_left"])) == ab["players"]
+        assert all(25 <= m <= 30 for m in ab["collection"]["time_left"].values()), "paid minutes left, a run of seconds"
         assert ab["collection"]["basis"] == "time" and ab["collection"]["time_fee_each"] == 500
         assert ab["stakes"]["antes"] == 600 and [b["amount"] for b in ab["stakes"]["blinds"]] == [200, 300, 500]
         assert res["data"]["collection"] == ab["collection"]

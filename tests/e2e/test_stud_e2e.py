@@ -71,8 +71,9 @@ def test_seeded_hands_up_cards_fees_and_a_hi_lo_showdown_recomputed(table_factor
         due = ab["players"] if res is results[0] else []
         assert ab["collection"] == {**rules.collection(options.economics, len(ab["players"]), "stud_hi_lo_4_8"),
                                     "time_due": due, "fee": 600 * len(due),
-                                    "time_left": {str(s): ab["collection"]["time_left"][str(s)] for s in ab["players"]}}
-        assert all(0 < m <= 30 for m in ab["collection"]["time_left"].values())
+                                    "time_left": ab["collection"]["time_left"]}
+        assert sorted(map(int, ab["collection"]["time_left"])) == ab["players"]
+        assert all(25 <= m <= 30 for m in ab["collection"]["time_left"].values()), "paid minutes left, a run of seconds"
         assert ab["collection"]["basis"] == "time"
         assert res["data"]["collection"] == ab["collection"]
 
