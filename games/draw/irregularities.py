@@ -77,7 +77,8 @@ from typing import Any, Literal
 
 from games.cards import Card
 from games.decks import DeckSpec, standard
-from games.draw.rules import EntryError, parse_card
+from games.poker.entries import EntryError
+from games.poker.entries import card_of as parse_card
 
 Phase = Literal["deal", "draw", "after"]
 Consequence = Literal["misdeal", "no_pot", "play_on"]

@@ -38,6 +38,7 @@ from games.draw import rules
 from games.draw.options import DrawOptions
 from games.draw.stub import HAND, MAX_DRAW, DrawError, DrawPlan, describe, draw_order, plan_draw
 from games.poker.deal_plan import Step as PlanStep
+from games.poker.entries import seat_key
 from games.poker.pitched import PitchedRound, money
 from games.poker.positions import Positions, first_to_act, left_of
 from games.poker.time_clock import TimeClock, collect_phrase
@@ -307,7 +308,7 @@ class DrawRound(PitchedRound):
         draws: dict[int, int] = {}
         live = set(self.players) - set(self.dead)
         for key, count in raw.items():
-            seat = _seat(key)
+            seat = seat_key(key)
             if seat is None:
                 raise Refused("a key of draws is not a seat number")
             if seat not in self.players:
@@ -526,13 +527,3 @@ class DrawRound(PitchedRound):
                 "draws": None if self.draws is None else {str(s): n for s, n in self.draws.items()},
                 "stub": self._stub_data(), "dead_hands": sorted(self.dead),
                 "irregularities": self.irregularities, "showdown": self.evaluation}
-
-
-def _seat(key: Any) -> int | None:
-    if isinstance(key, bool):
-        return None
-    if isinstance(key, int):
-        return key
-    if isinstance(key, str) and key.isdigit() and len(key) <= 2:
-        return int(key)
-    return None

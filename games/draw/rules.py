@@ -44,10 +44,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from games.cards import Card, try_card
+from games.cards import Card
 from games.decks import DeckSpec
 from games.poker import positions as pos
 from games.poker.economics import Economics, hand_collection
+from games.poker.entries import EntryError, card_of
 from games.poker.low import LOWBALL, low, seven_or_better
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
@@ -56,8 +57,6 @@ HAND = 5
 TITLES: dict[str, str] = {"draw": "Draw Poker", "lowball": "Low-Ball"}
 
 
-class EntryError(ValueError):
-    """An entry the rules refuse; the message names no card code entered."""
 
 
 def hand_positions(table: int, seated: Collection[int], previous: pos.Positions | None, *, first_blind: int,
@@ -100,18 +99,6 @@ def collection(economics: Economics, players: int, schedule: str) -> dict[str, A
     return {**hand_collection(economics, players), "schedule": schedule}
 
 
-def parse_card(code: Any, what: str, spec: DeckSpec) -> Card:
-    """One card entered, or :class:`EntryError` naming ``what`` (never the code)."""
-    c = try_card(code) if isinstance(code, str) else None
-    if c is None:
-        # No example code in the message: a refusal names no card, not even for an example.
-        raise EntryError(f"{what} is not a card code: a rank (2-10, J, Q, K, A) then a suit (C, D, H, S), or the "
-                         "joker's code")
-    if c not in spec.counts:
-        raise EntryError(f"{what} is not a card of the deck ({spec.name})")
-    return c
-
-
 def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str]) -> tuple[Card, ...]:
     """Seat ``seat``'s five cards, or :class:`EntryError`; ``taken``: card -> where it is already
     (another seat's hand, a dead card)."""
@@ -122,7 +109,7 @@ def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str])
         raise EntryError(f"{what} is {HAND} cards, not {len(codes)} (\"Five cards constitute a playing hand\")")
     out: list[Card] = []
     for i, code in enumerate(codes, start=1):
-        c = parse_card(code, f"card {i} of {what}", spec)
+        c = card_of(code, f"card {i} of {what}", spec)
         if c in out:
             raise EntryError(f"cards {out.index(c) + 1} and {i} of {what} are the same card: the deck holds it once")
         if c in taken:
@@ -167,5 +154,5 @@ def seven_or_better_rulings(hands: Mapping[int, Sequence[Card]], winners: Sequen
     return out
 
 
-__all__ = ["HAND", "TITLES", "EntryError", "collection", "evaluate", "hand_positions", "moved_to", "parse_card",
+__all__ = ["HAND", "TITLES", "EntryError", "collection", "evaluate", "hand_positions", "moved_to",
            "parse_hand", "seven_or_better_rulings", "stakes"]

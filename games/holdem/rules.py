@@ -35,10 +35,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from games.cards import Card, try_card
+from games.cards import Card
 from games.decks import DeckSpec
 from games.poker import positions as pos
 from games.poker.economics import Economics, hand_collection
+from games.poker.entries import EntryError, card_of
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
 
@@ -52,8 +53,6 @@ TITLES: dict[str, str] = {
 }
 
 
-class EntryError(ValueError):
-    """A showdown entry the rules refuse; the message names no card code entered."""
 
 
 def shown_cards(variant: str) -> int:
@@ -100,12 +99,7 @@ def parse_entry(codes: Sequence[Any], want: int, what: str, spec: DeckSpec,
         raise EntryError(f"{what} is {want} cards, not {len(codes)}")
     out: list[Card] = []
     for i, code in enumerate(codes, start=1):
-        c = try_card(code) if isinstance(code, str) else None
-        if c is None:
-            raise EntryError(f"card {i} of {what} is not a card code (a rank 2-10, J, Q, K or A and a suit "
-                             "C, D, H or S, such as 10H)")
-        if c not in spec.counts:
-            raise EntryError(f"card {i} of {what} is not a card of the deck ({spec.name}, no jokers)")
+        c = card_of(code, f"card {i} of {what}", spec)
         if c in out:
             raise EntryError(f"cards {out.index(c) + 1} and {i} of {what} are the same card: one deck holds it once")
         if c in taken:

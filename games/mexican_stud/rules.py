@@ -68,6 +68,7 @@ from games.decks import DeckSpec
 from games.poker import positions
 from games.poker.bring_in import bring_in, first_to_act
 from games.poker.economics import Economics, hand_collection
+from games.poker.entries import EntryError, card_of, seat_key
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
 
@@ -81,8 +82,6 @@ DOWN = "down"
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
-class EntryError(ValueError):
-    """An entry the rules refuse; the message names no card code entered."""
 
 
 def street_of(name: str) -> int:
@@ -133,26 +132,6 @@ def next_faces(players: Collection[int], opened: Collection[int]) -> dict[str, l
 
 # --- entries -------------------------------------------------------------------------------------
 
-def _card(code: Any, what: str, spec: DeckSpec) -> Card:
-    c = try_card(code) if isinstance(code, str) else None
-    if c is None:
-        raise EntryError(f"{what} is not a card code (a rank A, 2-7, J, Q or K and a suit C, D, H or S; or the "
-                         "joker's code)")
-    if c not in spec.counts:
-        raise EntryError(f"{what} is not a card of the deck ({spec.name})")
-    return c
-
-
-def _seat(key: Any) -> int | None:
-    if isinstance(key, bool):
-        return None
-    if isinstance(key, int):
-        return key
-    if isinstance(key, str) and key.isdigit() and len(key) <= 2:
-        return int(key)
-    return None
-
-
 def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec, taken: Mapping[Card, str],
              dealt_down: Collection[int] = ()) -> dict[int, Card | None]:
     """One street's up cards ``{seat: code or "down"}`` -> ``{seat: card or None}``, or
@@ -165,7 +144,7 @@ def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec, take
         raise EntryError(f"no up card entered: give {{seat: card code}} for the seats still in on {name}")
     out: dict[int, Card | None] = {}
     for key, code in raw.items():
-        seat = _seat(key)
+        seat = seat_key(key)
         if seat is None:
             raise EntryError("a seat of the entry is not a seat number")
         if seat in out:
@@ -181,7 +160,7 @@ def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec, take
             continue
         if code == DOWN:
             raise EntryError(f"{what} was dealt face up: enter its code")
-        c = _card(code, what, spec)
+        c = card_of(code, what, spec)
         same = next((s for s, o in out.items() if o == c), None)
         if same is not None:
             raise EntryError(f"the {ORDINAL[street]} cards of seats {same} and {seat} are the same card: the deck "
@@ -195,7 +174,7 @@ def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec, take
 def parse_exposed(code: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str]) -> Card:
     """The down card seat ``seat`` opened, or :class:`EntryError`."""
     what = f"seat {seat}'s opened card"
-    c = _card(code, what, spec)
+    c = card_of(code, what, spec)
     if c in taken:
         raise EntryError(f"{what} is already entered for {taken[c]}: the deck holds it once")
     return c
@@ -212,7 +191,7 @@ def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str],
         raise EntryError(f"{what} is {HAND} cards, not {len(codes)} (\"Each Player receives a total of 5 cards\")")
     out: list[Card] = []
     for i, code in enumerate(codes, start=1):
-        c = _card(code, f"card {i} of {what}", spec)
+        c = card_of(code, f"card {i} of {what}", spec)
         if c in out:
             raise EntryError(f"cards {out.index(c) + 1} and {i} of {what} are the same card: the deck holds it once")
         if c in taken:

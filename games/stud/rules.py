@@ -49,10 +49,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.cards import Card, try_card
+from games.cards import Card
 from games.decks import DeckSpec
 from games.poker.bring_in import bring_in, first_to_act
 from games.poker.economics import Economics, hand_collection
+from games.poker.entries import EntryError, card_of, seat_key
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
 
@@ -65,8 +66,6 @@ UP_STREETS: tuple[int, ...] = (3, 4, 5, 6)
 TITLES: dict[str, str] = {"seven_card_stud": "7 Card Stud", "stud_hi_lo": "Stud Hi-Lo", "razz": "Razz"}
 
 
-class EntryError(ValueError):
-    """An entry the rules refuse; the message names no card code entered."""
 
 
 def street_of(name: str) -> int:
@@ -83,26 +82,6 @@ def collection(economics: Economics, players: int, schedule: str) -> dict[str, A
     return {**hand_collection(economics, players), "schedule": schedule}
 
 
-def _card(code: Any, what: str, spec: DeckSpec) -> Card:
-    c = try_card(code) if isinstance(code, str) else None
-    if c is None:
-        raise EntryError(f"{what} is not a card code (a rank 2-10, J, Q, K or A and a suit C, D, H or S, "
-                         "such as 10H)")
-    if c not in spec.counts:
-        raise EntryError(f"{what} is not a card of the deck ({spec.name}, no jokers)")
-    return c
-
-
-def _seat(key: Any) -> int | None:
-    if isinstance(key, bool):
-        return None
-    if isinstance(key, int):
-        return key
-    if isinstance(key, str) and key.isdigit() and len(key) <= 2:
-        return int(key)
-    return None
-
-
 def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec,
              taken: Mapping[Card, str]) -> dict[int, Card]:
     """One street's up cards ``{seat: code}``, or :class:`EntryError` (see the module's docstring);
@@ -115,14 +94,14 @@ def parse_up(raw: Any, street: int, players: Sequence[int], spec: DeckSpec,
         raise EntryError(f"no up card entered: give {{seat: card code}} for the seats still in on {name}")
     out: dict[int, Card] = {}
     for key, code in raw.items():
-        seat = _seat(key)
+        seat = seat_key(key)
         if seat is None:
             raise EntryError("a seat of the entry is not a seat number")
         if seat in out:
             raise EntryError(f"seat {seat} is entered twice")
         if seat not in players:
             raise EntryError(f"seat {seat} is not in this hand: the players are {', '.join(map(str, sorted(players)))}")
-        c = _card(code, f"seat {seat}'s up card", spec)
+        c = card_of(code, f"seat {seat}'s up card", spec)
         same = next((s for s, o in out.items() if o == c), None)
         if same is not None:
             raise EntryError(f"the up cards of seats {same} and {seat} are the same card: one deck holds it once")
@@ -179,7 +158,7 @@ def parse_hand(codes: Any, seat: int, spec: DeckSpec, taken: Mapping[Card, str],
                          "in order to win\")")
     out: list[Card] = []
     for i, code in enumerate(codes, start=1):
-        c = _card(code, f"card {i} of {what}", spec)
+        c = card_of(code, f"card {i} of {what}", spec)
         if c in out:
             raise EntryError(f"cards {out.index(c) + 1} and {i} of {what} are the same card: one deck holds it once")
         if c in taken:
@@ -197,7 +176,7 @@ def parse_community(codes: Any, spec: DeckSpec, taken: Mapping[Card, str]) -> Ca
     table"), or :class:`EntryError`."""
     if not isinstance(codes, Sequence) or isinstance(codes, str) or len(codes) != 1:
         raise EntryError("the community card is one card code: stud turns up one card in the centre")
-    c = _card(codes[0], "the community card", spec)
+    c = card_of(codes[0], "the community card", spec)
     if c in taken:
         raise EntryError(f"the community card is already entered for {taken[c]}: one deck holds it once")
     return c

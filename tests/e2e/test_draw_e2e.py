@@ -38,7 +38,7 @@ def test_seeded_hands_a_short_stub_a_lowball_showdown_and_a_misdeal(table_factor
     table.pit.publish(f"{base}/irregularity", {"id": "bad", "what": "exposed", "seat": 3, "card": "ZZ"})
     bad = table.wait_event("command", lambda d: d["id"] == "bad")["data"]
     assert bad["ok"] is False and bad["error"] == ("refused: the exposed card is not a card code: a rank (2-10, J, Q, "
-                                                   "K, A) then a suit (C, D, H, S), or the joker's code")
+                                                   "K, A) then a suit (C, D, H, S); or the joker's code")
     table.pit.publish(f"{base}/irregularity", {"id": "boxed", "what": "boxed", "seat": 3})
     assert table.wait_event("command", lambda d: d["id"] == "boxed")["data"]["ok"]
     table.dealer.release()

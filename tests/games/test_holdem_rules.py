@@ -112,9 +112,9 @@ def test_how_many_cards_a_hand_shows_per_variant():
 
 
 @pytest.mark.parametrize("codes, taken, message", [
-    (["AS", "ZZ"], {}, "card 2 of seat 3's hand is not a card code (a rank 2-10, J, Q, K or A and a suit "
-                        "C, D, H or S, such as 10H)"),
-    (["JK", "AS"], {}, "card 1 of seat 3's hand is not a card of the deck (1x52, no jokers)"),
+    (["AS", "ZZ"], {}, "card 2 of seat 3's hand is not a card code: a rank (2-10, J, Q, K, A) then a suit "
+                        "(C, D, H, S)"),
+    (["JK", "AS"], {}, "card 1 of seat 3's hand is not a card of the deck (1x52)"),
     (["AS", "AS"], {}, "cards 1 and 2 of seat 3's hand are the same card: one deck holds it once"),
     (["AS", "KD"], {"KD": "the board"}, "card 2 of seat 3's hand is already entered for the board: "
                                       "one deck holds it once"),
