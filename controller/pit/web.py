@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A table id (docs/schemas/defs.json ``table_id``)."""
+NEXT = re.compile(rf"/(?:table/{TABLE_ID.pattern})?", re.ASCII)
+"""The pages a login may go on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
 KEEPALIVE = 15.0
 """Seconds of quiet after which a stream gets a keep-alive comment."""
 SESSION = 12 * 3600.0
@@ -362,5 +364,9 @@ def _read(name: str) -> bytes:
 
 
 def _local(target: str) -> str:
-    """Where to go after the login: a path of this board only (never another site)."""
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
+    """Where to go after the login: ``/`` or ``/table/<id>``, whole, else ``/``.
+
+    ``next`` comes from the form, so an attacker writes it: an allow-list of the board's own pages
+    (not a deny-list of tricks) keeps a CR/LF out of the 303's headers and a tab or backslash that a
+    browser drops (``/\t/evil.example`` -> ``//evil.example``) out of its Location."""
+    return target if NEXT.fullmatch(target) else "/"

@@ -263,7 +263,39 @@ def test_the_login_goes_only_to_a_page_of_this_board_and_escapes_what_it_echoes(
         status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": target})
         assert status == 303 and headers["Location"] == "/", target
     status, _, body = request(locked.url + "/login?next=" + urllib.parse.quote('/"><script>alert(1)</script>'))
-    assert status == 200 and b"<script>alert" not in body and b"&quot;&gt;&lt;script&gt;" in body
+    assert status == 200 and b"<script>alert" not in body and b'name="next" value="/"' in body   # not echoed at all
+
+
+@pytest.mark.parametrize("target", [
+    "/\r\nSet-Cookie: pitboard=attacker",     # a header of the attacker's in the 303
+    "/\nSet-Cookie: pitboard=attacker",
+    "/\t/evil.example/",                        # a browser drops the tab: //evil.example/
+    "/table/bac-01\r\nX-Evil: 1",
+    "/table/bac-01\n",
+    "/table/../../evil", "/api/tables", "/table/", "/%2F%2Fevil.example", "/\u00e9",
+])
+def test_the_login_goes_nowhere_but_the_boards_own_pages(locked: BoardServer, target: str) -> None:
+    """``next`` is the attacker's to write: only ``/`` and ``/table/<id>`` are followed, whole."""
+    status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": target})
+    assert status == 303 and headers["Location"] == "/", target
+    assert headers["Set-Cookie"].startswith("pitboard=") and "attacker" not in headers["Set-Cookie"]
+    assert "X-Evil" not in headers
+    status, _, body = request(locked.url + "/login?next=" + urllib.parse.quote(target))
+    assert status == 200 and b'name="next" value="/"' in body, body
+
+
+def test_the_login_raw_answer_carries_no_header_of_the_form(locked: BoardServer) -> None:
+    """The same over a raw socket: the 303's bytes, not urllib's reading of them."""
+    body = urllib.parse.urlencode({"password": PASSWORD, "next": "/\r\nSet-Cookie: pitboard=attacker"}).encode()
+    with socket.create_connection(("127.0.0.1", locked.port), timeout=10) as raw:
+        raw.sendall(b"POST /login HTTP/1.0\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    assert head[0].startswith("HTTP/1.0 303") and "Location: /" in head
+    assert not any("attacker" in line for line in head), head
 
 
 def test_bad_requests_get_their_answer_and_the_board_goes_on(locked: BoardServer) -> None:
