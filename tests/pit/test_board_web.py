@@ -8,15 +8,19 @@ import logging
 import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from pit_support import Table, bac_result
 
+from controller.pit import auth
 from controller.pit.auth import Password
 from controller.pit.picture import Picture
 from controller.pit.web import BoardError, BoardServer, serve
@@ -296,6 +300,48 @@ def test_the_login_raw_answer_carries_no_header_of_the_form(locked: BoardServer)
     head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
     assert head[0].startswith("HTTP/1.0 303") and "Location: /" in head
     assert not any("attacker" in line for line in head), head
+
+
+def test_parallel_guesses_are_bounded_and_the_password_still_logs_in(locked: BoardServer, caplog,
+                                                                     monkeypatch) -> None:
+    """Each guess is scrypt's 16 MiB and ~50 ms: a crowd of them is answered 429, not hashed at once."""
+    caplog.set_level(logging.DEBUG)
+    hashing, most, counting = [0], [0], threading.Lock()
+    real = auth._scrypt
+
+    def counted(*args, **kw) -> bytes:
+        with counting:
+            hashing[0] += 1
+            most[0] = max(most[0], hashing[0])
+        try:
+            return real(*args, **kw)
+        finally:
+            with counting:
+                hashing[0] -= 1
+
+    monkeypatch.setattr(auth, "_scrypt", counted)
+    start = threading.Barrier(40)
+
+    def guess(i: int) -> tuple[int, dict]:
+        start.wait()
+        status, headers, _ = request(locked.url + "/login", form={"password": f"{PASSWORD}{i}", "next": "/"})
+        return status, headers
+
+    with ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(guess, range(40)))
+    codes = [status for status, _ in answers]
+    assert set(codes) <= {401, 429} and codes.count(429) > 0 and codes.count(401) > 0, codes
+    assert all(int(h["Retry-After"]) >= 1 for status, h in answers if status == 429)
+    assert most[0] <= 2, most[0]
+    deadline = time.monotonic() + 20          # the address's backoff, then the password works
+    while True:
+        status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": "/table/bac-01"})
+        if status != 429 or time.monotonic() > deadline:
+            break
+        time.sleep(min(float(headers["Retry-After"]), 5.0))
+    assert status == 303 and headers["Location"] == "/table/bac-01"
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert PASSWORD not in logged and "h0rse" not in logged
 
 
 def test_bad_requests_get_their_answer_and_the_board_goes_on(locked: BoardServer) -> None:
