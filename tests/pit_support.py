@@ -78,6 +78,10 @@ class PitFeed:
         self.observer = observer
         self.events: list[tuple[str, dict]] = []
         """(table, envelope) of every event handed on, in order."""
+        self.handed: dict[tuple[str, int], float] = {}
+        """(table, seq) -> wall clock (``time.time()``) when the service handed that event on: where
+        a browser's lag is measured from, not the event's ``ts`` (the table's clock when it made the
+        event, before its own journal and publish, which a loaded machine can delay)."""
         self._lock = threading.Condition()
         self.service = PitService(host, port, prefix, None, None, f"board-feed-{id(self)}")
         self.service.add_observer(self._seen)
@@ -94,11 +98,19 @@ class PitFeed:
         return self.service.counters()["rejected"]
 
     def _seen(self, table: str, kind: str, body: dict) -> None:
+        handed = time.time()
         self.observer(table, kind, body)
         if kind == "event":
             with self._lock:
+                if isinstance(body.get("seq"), int):
+                    self.handed.setdefault((table, body["seq"]), handed)
                 self.events.append((table, body))
                 self._lock.notify_all()
+
+    def handed_at(self, table: str, seq: int) -> float:
+        """When the service handed ``table``'s event ``seq`` on (wall clock); it must have been."""
+        with self._lock:
+            return self.handed[(table, seq)]
 
     def wait_event(self, table: str, kind: str, timeout: float = 30.0) -> dict:
         """The first event of ``kind`` of ``table`` handed on, waiting up to ``timeout``."""

@@ -11,6 +11,10 @@ The board binds to localhost unless told otherwise; on any other address it asks
 The password is never logged, never echoed in an error, and never compared byte by byte: a
 candidate is hashed with the same salt and the hashes compared with :func:`hmac.compare_digest`.
 scrypt (hashlib, OpenSSL's) costs some 50 ms a guess, which is the brute-force brake.
+
+That cost is also memory (16 MiB a guess) and CPU: guesses are hashed :data:`HASHING` at a time in
+the whole process, and one that finds every slot taken is refused at once (:class:`Busy`), never
+queued, so a crowd of guesses cannot exhaust a Pi's memory or starve the pit service's threads.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import hashlib
 import hmac
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +35,13 @@ N, R, P = 2**14, 8, 1
 LENGTH = 32
 MAX_PASSWORD = 1024
 """Characters a password (or a guess) may have: a guess longer than this is refused unhashed."""
+HASHING = 2
+"""Guesses hashed at once in this process: two is a person and a retry; more is an attack."""
+_slots = threading.BoundedSemaphore(HASHING)
+
+
+class Busy(Exception):
+    """Every hashing slot is taken: the guess was not checked; ask again shortly (HTTP 429)."""
 
 
 class PasswordError(ValueError):
@@ -92,11 +104,18 @@ class Password:
         return f"scrypt${self.n}${self.r}${self.p}${b64(self.salt).decode()}${b64(self.digest).decode()}"
 
     def check(self, candidate: str) -> bool:
-        """True when ``candidate`` is the password; constant time in what it compares."""
+        """True when ``candidate`` is the password; constant time in what it compares.
+
+        :class:`Busy` when :data:`HASHING` guesses are being hashed already."""
         if not candidate or len(candidate) > MAX_PASSWORD:
             return False
-        return hmac.compare_digest(_scrypt(candidate, self.salt, self.n, self.r, self.p, len(self.digest)),
-                                   self.digest)
+        if not _slots.acquire(blocking=False):
+            raise Busy   # never wait: a waiting guess still holds its thread and its connection
+        try:
+            return hmac.compare_digest(_scrypt(candidate, self.salt, self.n, self.r, self.p, len(self.digest)),
+                                       self.digest)
+        finally:
+            _slots.release()
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, length: int = LENGTH) -> bytes:

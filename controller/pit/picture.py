@@ -42,7 +42,8 @@ clocks (the events' ``ts``): results in the window, less one, over the time betw
 the last of them. It is the pace while the table deals; a table that stopped keeps its last pace.
 
 **Scoreboard**: a game whose registry entry has ``scoreboard`` (baccarat's roads) gets it drawn
-from its results since the last ``shuffle`` event (the shoe), recomputed on each result.
+from its results since the last ``shuffle`` event (the shoe, its last :data:`SHOE` results),
+recomputed on each result; when older results of the shoe were let go, ``earlier`` says how many.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ RESULTS = 5
 """Results a tile shows, newest first."""
 HISTORY = 200
 """Rounds a table's page keeps."""
+SHOE = 200
+"""Results of a shoe the roads are drawn from: the last ones. An 8-deck shoe is some 85 hands, so
+this is a whole shoe with room to spare; it bounds a table that never sends a ``shuffle`` event
+(which would otherwise grow the shoe for ever and redraw every road over all of it each result)."""
 ALARM_LOG = 50
 """Alarms a table's page keeps, open or cleared."""
 CLEARED = 2
@@ -128,6 +133,8 @@ class _Table:
     log: deque[_Alarm] = field(default_factory=lambda: deque(maxlen=ALARM_LOG))
     shoe_start: int = 0
     shoe: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    shoe_earlier: int = 0
+    """Results of this shoe let go (beyond :data:`SHOE`): the page says its roads start later."""
     scoreboard: Mapping[str, Any] | None = None
 
     def tile(self, window: float) -> dict[str, Any]:
@@ -324,6 +331,7 @@ class Picture:
             if seq > t.shoe_start:
                 t.shoe_start = seq
                 t.shoe = [(s, d) for s, d in t.shoe if s > seq]
+                t.shoe_earlier = 0
                 self._draw(t, changed)
             if live and data.get("ok") is True:
                 self._clear(t, lambda a: a.code == "shuffle_count" or a.code.startswith("shuffler_"),
@@ -387,6 +395,9 @@ class Picture:
         if entry_game is not None and entry_game.scoreboard is not None and seq > t.shoe_start:
             keys = [s for s, _ in t.shoe]
             t.shoe.insert(bisect.bisect(keys, seq), (seq, data))
+            if len(t.shoe) > SHOE:
+                t.shoe_earlier += len(t.shoe) - SHOE
+                del t.shoe[:-SHOE]
             self._draw(t, changed)
 
     def _draw(self, t: _Table, changed: set[str]) -> None:
@@ -394,6 +405,8 @@ class Picture:
         if entry is None or entry.scoreboard is None:
             return
         t.scoreboard = dict(entry.scoreboard([d for _, d in t.shoe]))
+        if t.shoe_earlier:
+            t.scoreboard["earlier"] = t.shoe_earlier
         changed.add("scoreboard")
 
     def _entry(self, t: _Table, rnd: int, seq: int | None, ts: float | None) -> dict[str, Any]:

@@ -99,13 +99,27 @@ SECTIONS: dict[str, Section] = {s.name: s for s in (
 )}
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP's CSV injection list)."""
+
+
+def _cell(value: object) -> object:
+    """A text cell a spreadsheet would run as a formula, with a leading ``'`` so it shows as text.
+
+    Alarm messages and void reasons come from the tables (and a dealer's keypad): a reason of
+    ``=HYPERLINK(...)`` must not become a live link, or worse, in the pit manager's spreadsheet.
+    Numbers (ints) stay numbers: only ``str`` cells are touched."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA) else value
+
+
 def write_csv(report: Report, section: str, out: IO[str]) -> int:
-    """One section as CSV (RFC 4180, a header row); returns the rows written."""
+    """One section as CSV (RFC 4180, a header row); returns the rows written. Text cells that a
+    spreadsheet would read as a formula are written as text (:func:`_cell`)."""
     s = SECTIONS[section]
     writer = csv.writer(out)
     writer.writerow(s.columns)
     rows = s.rows(report)
-    writer.writerows(rows)
+    writer.writerows([_cell(v) for v in row] for row in rows)
     return len(rows)
 
 

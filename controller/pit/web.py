@@ -34,6 +34,7 @@ import html
 import ipaddress
 import json
 import logging
+import math
 import re
 import secrets
 import socket
@@ -47,7 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from controller.pit.auth import Password, PasswordError
+from controller.pit.auth import Busy, Password, PasswordError
 from controller.pit.feed import Client, Dropped
 from controller.pit.picture import Picture
 
@@ -55,6 +56,8 @@ log = logging.getLogger(__name__)
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A table id (docs/schemas/defs.json ``table_id``)."""
+NEXT = re.compile(rf"/(?:table/{TABLE_ID.pattern})?", re.ASCII)
+"""The pages a login may go on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
 KEEPALIVE = 15.0
 """Seconds of quiet after which a stream gets a keep-alive comment."""
 SESSION = 12 * 3600.0
@@ -62,6 +65,13 @@ SESSION = 12 * 3600.0
 SESSIONS = 1000
 """Logins kept at most; the oldest goes first."""
 COOKIE = "pitboard"
+FREE_FAILURES = 5
+"""Wrong passwords in a row an address may send before it must wait between guesses."""
+BACKOFF_MAX = 5.0
+"""The longest wait (seconds) between one address's guesses: short, because behind a TLS proxy
+every browser is the proxy's address, and a person who mistyped should not wait long."""
+ADDRESSES = 1000
+"""Addresses whose failures are remembered at most; the oldest goes first."""
 MAX_BODY = 4096
 HTML = "text/html; charset=utf-8"
 STATIC = {"board.html": HTML, "board.css": "text/css; charset=utf-8", "board.js": "text/javascript; charset=utf-8"}
@@ -113,6 +123,7 @@ def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_
 
 class BoardServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128   # socketserver's 5 resets connections in a burst before it can answer 429
     allow_reuse_address = True   # a restart within TIME_WAIT; another listener on the port still fails
 
     def __init__(self, address: tuple[str, int], picture: Picture, password: Password | None,
@@ -127,6 +138,9 @@ class BoardServer(ThreadingHTTPServer):
         self.streams: set[Client] = set()
         self.lock = threading.Lock()
         self.logins_refused = 0
+        self.logins_busy = 0
+        self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        """Per address: wrong passwords in a row, and the monotonic time before which it may not guess."""
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A request whose handling failed: one line, no traceback of what it carried on stderr."""
@@ -171,6 +185,25 @@ class BoardServer(ThreadingHTTPServer):
                 del self.sessions[token]
                 return False
             return True
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must still wait before its next guess is hashed (0: none)."""
+        with self.lock:
+            _, until = self.failures.get(address, (0, 0.0))
+        return max(0.0, until - time.monotonic())
+
+    def failed(self, address: str) -> None:
+        """One more wrong password from ``address``: past :data:`FREE_FAILURES`, a doubling wait."""
+        with self.lock:
+            count = self.failures.pop(address, (0, 0.0))[0] + 1
+            delay = 0.0 if count < FREE_FAILURES else min(BACKOFF_MAX, 0.25 * 2 ** (count - FREE_FAILURES))
+            self.failures[address] = (count, time.monotonic() + delay)
+            while len(self.failures) > ADDRESSES:
+                self.failures.popitem(last=False)
+
+    def succeeded(self, address: str) -> None:
+        with self.lock:
+            self.failures.pop(address, None)
 
     def logout(self, token: str | None) -> None:
         with self.lock:
@@ -235,9 +268,23 @@ class Handler(BaseHTTPRequestHandler):
         form = self._form()
         if form is None:
             return None
-        if self.server.password.check(form.get("password", [""])[0]):
-            log.info("pit board: login from %s", self.client_address[0])
+        address = self.client_address[0]
+        wait = self.server.wait(address)
+        try:
+            if wait > 0:
+                raise Busy
+            right = self.server.password.check(form.get("password", [""])[0])
+        except Busy:
+            # Not hashed: answered at once, logged at debug only (a flood of guesses is not a flood of lines).
+            self.server.logins_busy += 1
+            log.debug("pit board: login from %s not checked (busy, or waiting after wrong passwords)", address)
+            return self._login(form.get("next", ["/"])[0], "Too many login attempts: try again in a moment.",
+                               HTTPStatus.TOO_MANY_REQUESTS, retry_after=max(1, math.ceil(wait)))
+        if right:
+            self.server.succeeded(address)
+            log.info("pit board: login from %s", address)
             return self._redirect(_local(form.get("next", ["/"])[0]), cookie=self.server.login())
+        self.server.failed(address)
         self.server.logins_refused += 1
         log.warning("pit board: login refused from %s (wrong password)", self.client_address[0])
         return self._login(form.get("next", ["/"])[0], "Wrong password.", HTTPStatus.UNAUTHORIZED)
@@ -274,11 +321,13 @@ class Handler(BaseHTTPRequestHandler):
             self._json({"error": "not a form"}, HTTPStatus.BAD_REQUEST)
             return None
 
-    def _login(self, after: str, message: str = "", status: HTTPStatus = HTTPStatus.OK) -> None:
+    def _login(self, after: str, message: str = "", status: HTTPStatus = HTTPStatus.OK, *,
+               retry_after: int | None = None) -> None:
         """The login form, going to ``after`` (a path of this board) once logged in."""
         page = _read("login.html").decode()
         page = page.replace("{next}", html.escape(_local(after), quote=True)).replace("{message}", html.escape(message))
-        self._send(status, page.encode(), HTML)
+        extra = {} if retry_after is None else {"Retry-After": str(retry_after)}
+        self._send(status, page.encode(), HTML, headers=extra)
 
     def _static(self, name: str, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(status, _read(name), STATIC[name], cache="no-cache")
@@ -298,9 +347,12 @@ class Handler(BaseHTTPRequestHandler):
         self._security()
         self.end_headers()
 
-    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: str = "no-store") -> None:
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: str = "no-store",
+              headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
         self._security()
@@ -362,5 +414,9 @@ def _read(name: str) -> bytes:
 
 
 def _local(target: str) -> str:
-    """Where to go after the login: a path of this board only (never another site)."""
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/"
+    """Where to go after the login: ``/`` or ``/table/<id>``, whole, else ``/``.
+
+    ``next`` comes from the form, so an attacker writes it: an allow-list of the board's own pages
+    (not a deny-list of tricks) keeps a CR/LF out of the 303's headers and a tab or backslash that a
+    browser drops (``/\t/evil.example`` -> ``//evil.example``) out of its Location."""
+    return target if NEXT.fullmatch(target) else "/"

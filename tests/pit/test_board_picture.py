@@ -3,6 +3,7 @@ envelopes as the pit service hands them over; every expectation worked out from 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,7 +12,10 @@ from pit_support import Table, bac_result
 from controller.pit import picture as picture_module
 from controller.pit.feed import Dropped, Feed
 from controller.pit.picture import Picture
+from games import registry
 from games.baccarat.roads import Outcome, scoreboard
+
+registry_get = registry.get
 
 
 def fed(*messages: tuple[str, str, dict], **kw) -> Picture:
@@ -237,6 +241,35 @@ def test_baccarat_roads_are_drawn_from_the_results_since_the_last_shuffle() -> N
     assert [(c["col"], c["row"], c["mark"]) for c in big["cells"]][:4] == [(0, 0, "B"), (0, 1, "B"), (1, 0, "P"),
                                                                           (2, 0, "B")]
     assert Outcome.parse(shoe2)[0].winner == "T"
+
+
+def test_a_shoe_without_a_shuffle_keeps_its_last_results_and_draws_the_latest(monkeypatch) -> None:
+    """No shuffle event for 1,000 results (a table that never sends one): the shoe stays bounded,
+    so the roads are not recomputed over an ever longer list, and they still end with the latest."""
+    drawn: list[int] = []
+    real = registry.get("baccarat").scoreboard
+
+    def counting(results):
+        drawn.append(len(results))
+        return real(results)
+
+    monkeypatch.setattr(picture_module.registry, "get", lambda game: dataclasses.replace(
+        registry_get(game), scoreboard=counting) if game == "baccarat" else registry_get(game))
+    t = Table()
+    pic = fed(("bac-01", "status", t.status()))
+    words = ["banker", "player", "banker", "banker", "tie", "player"]
+    for i in range(1000):
+        pic("bac-01", "event", t.event("result", bac_result(words[i % len(words)])))
+    kept = picture_module.SHOE
+    assert kept >= 85 * 2 and max(drawn) == kept and len(drawn) == 1000
+    board = pic.detail("bac-01")["table"]["scoreboard"]
+    assert board == {**scoreboard([bac_result(words[i % len(words)]) for i in range(1000 - kept, 1000)]),
+                     "earlier": 1000 - kept}
+    assert sum(board["counts"].values()) == kept
+    bead = next(g for g in board["grids"] if g["name"] == "bead_plate")
+    assert bead["cells"][-1]["mark"] == {"banker": "B", "player": "P", "tie": "T"}[words[999 % len(words)]]
+    pic("bac-01", "event", t.event("shuffle", {"ok": True, "count": 416, "expected": 416}))
+    assert "earlier" not in pic.detail("bac-01")["table"]["scoreboard"]
 
 
 def test_a_game_without_a_scoreboard_or_unknown_to_the_pit_still_has_its_tile() -> None:

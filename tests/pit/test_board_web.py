@@ -8,15 +8,19 @@ import logging
 import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from pit_support import Table, bac_result
 
+from controller.pit import auth
 from controller.pit.auth import Password
 from controller.pit.picture import Picture
 from controller.pit.web import BoardError, BoardServer, serve
@@ -77,7 +81,13 @@ class Stream:
                 data.append(value)
 
     def json(self, kind: str) -> dict:
+        """The next event's data, which must be a ``kind``. Keep-alive comments before it are
+        skipped: with the tests' 0.3 s keep-alive, a test thread stalled that long between its
+        snapshot and its publish (a loaded machine) sees one first, and that is no failure. The
+        keep-alive test itself reads them strictly with :meth:`next`."""
         event, data = self.next()
+        while event == "comment" and data == "keep-alive":
+            event, data = self.next()
         assert event == kind, (event, data)
         return json.loads(data)
 
@@ -156,6 +166,17 @@ def test_the_board_stream_sends_a_snapshot_then_patches_and_keep_alives(board: B
     assert patch["table"] == "tcp-01" and patch["tile"]["online"] is True and "history" not in patch
     assert patch["version"] > snapshot["version"]
     assert stream.next() == ("comment", "keep-alive")      # 0.3 s of quiet
+    stream.close()
+
+
+def test_a_patch_after_a_quiet_spell_is_read_past_its_keep_alives(board: BoardServer, picture: Picture) -> None:
+    """A test thread that stalls longer than the keep-alive (a loaded machine) still reads its patch:
+    keep-alives are the stream living, not the event waited for."""
+    stream = Stream(board.url + "/events")
+    stream.json("snapshot")
+    time.sleep(board.keepalive * 2.5)     # two keep-alives come first
+    picture("tcp-01", "status", Table(id="tcp-01", game="three_card_poker").status())
+    assert stream.json("patch")["table"] == "tcp-01"
     stream.close()
 
 
@@ -263,7 +284,81 @@ def test_the_login_goes_only_to_a_page_of_this_board_and_escapes_what_it_echoes(
         status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": target})
         assert status == 303 and headers["Location"] == "/", target
     status, _, body = request(locked.url + "/login?next=" + urllib.parse.quote('/"><script>alert(1)</script>'))
-    assert status == 200 and b"<script>alert" not in body and b"&quot;&gt;&lt;script&gt;" in body
+    assert status == 200 and b"<script>alert" not in body and b'name="next" value="/"' in body   # not echoed at all
+
+
+@pytest.mark.parametrize("target", [
+    "/\r\nSet-Cookie: pitboard=attacker",     # a header of the attacker's in the 303
+    "/\nSet-Cookie: pitboard=attacker",
+    "/\t/evil.example/",                        # a browser drops the tab: //evil.example/
+    "/table/bac-01\r\nX-Evil: 1",
+    "/table/bac-01\n",
+    "/table/../../evil", "/api/tables", "/table/", "/%2F%2Fevil.example", "/\u00e9",
+])
+def test_the_login_goes_nowhere_but_the_boards_own_pages(locked: BoardServer, target: str) -> None:
+    """``next`` is the attacker's to write: only ``/`` and ``/table/<id>`` are followed, whole."""
+    status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": target})
+    assert status == 303 and headers["Location"] == "/", target
+    assert headers["Set-Cookie"].startswith("pitboard=") and "attacker" not in headers["Set-Cookie"]
+    assert "X-Evil" not in headers
+    status, _, body = request(locked.url + "/login?next=" + urllib.parse.quote(target))
+    assert status == 200 and b'name="next" value="/"' in body, body
+
+
+def test_the_login_raw_answer_carries_no_header_of_the_form(locked: BoardServer) -> None:
+    """The same over a raw socket: the 303's bytes, not urllib's reading of them."""
+    body = urllib.parse.urlencode({"password": PASSWORD, "next": "/\r\nSet-Cookie: pitboard=attacker"}).encode()
+    with socket.create_connection(("127.0.0.1", locked.port), timeout=10) as raw:
+        raw.sendall(b"POST /login HTTP/1.0\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    assert head[0].startswith("HTTP/1.0 303") and "Location: /" in head
+    assert not any("attacker" in line for line in head), head
+
+
+def test_parallel_guesses_are_bounded_and_the_password_still_logs_in(locked: BoardServer, caplog,
+                                                                     monkeypatch) -> None:
+    """Each guess is scrypt's 16 MiB and ~50 ms: a crowd of them is answered 429, not hashed at once."""
+    caplog.set_level(logging.DEBUG)
+    hashing, most, counting = [0], [0], threading.Lock()
+    real = auth._scrypt
+
+    def counted(*args, **kw) -> bytes:
+        with counting:
+            hashing[0] += 1
+            most[0] = max(most[0], hashing[0])
+        try:
+            return real(*args, **kw)
+        finally:
+            with counting:
+                hashing[0] -= 1
+
+    monkeypatch.setattr(auth, "_scrypt", counted)
+    start = threading.Barrier(40)
+
+    def guess(i: int) -> tuple[int, dict]:
+        start.wait()
+        status, headers, _ = request(locked.url + "/login", form={"password": f"{PASSWORD}{i}", "next": "/"})
+        return status, headers
+
+    with ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(guess, range(40)))
+    codes = [status for status, _ in answers]
+    assert set(codes) <= {401, 429} and codes.count(429) > 0 and codes.count(401) > 0, codes
+    assert all(int(h["Retry-After"]) >= 1 for status, h in answers if status == 429)
+    assert most[0] <= 2, most[0]
+    deadline = time.monotonic() + 20          # the address's backoff, then the password works
+    while True:
+        status, headers, _ = request(locked.url + "/login", form={"password": PASSWORD, "next": "/table/bac-01"})
+        if status != 429 or time.monotonic() > deadline:
+            break
+        time.sleep(min(float(headers["Retry-After"]), 5.0))
+    assert status == 303 and headers["Location"] == "/table/bac-01"
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert PASSWORD not in logged and "h0rse" not in logged
 
 
 def test_bad_requests_get_their_answer_and_the_board_goes_on(locked: BoardServer) -> None:

@@ -149,13 +149,15 @@
     main.replaceChildren(el("div", {class: "page"}, left, right));
   }
 
+  const SHOE = 200;   // controller/pit/picture.py SHOE: the results of a shoe the roads are drawn from
   const MARK_NAMES = {B: "banker", P: "player", T: "tie", red: "red", blue: "blue"};
 
   function scoreboard(board) {
     const c = board.counts || {};
     return el("section", {"aria-labelledby": "h-roads", id: "scoreboard"},
       el("h2", {id: "h-roads", text: "Scoreboard (this shoe)"}),
-      el("p", {class: "counts", text: `Banker ${c.banker || 0} · Player ${c.player || 0} · Tie ${c.tie || 0}`}),
+      el("p", {class: "counts", text: `Banker ${c.banker || 0} · Player ${c.player || 0} · Tie ${c.tie || 0}` +
+        (board.earlier ? ` (the last ${SHOE} results; ${board.earlier} earlier ones of this shoe not drawn)` : "")}),
       el("div", {class: "roads"}, ...(board.grids || []).map(road)));
   }
 
