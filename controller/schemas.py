@@ -15,6 +15,7 @@ loader shares it, which is why it takes any schema, not only these.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
@@ -31,6 +32,10 @@ SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
 BASE_URI = "https://tablectl.invalid/schemas/"
 """The ``$id`` base of every schema. ``.invalid`` can never resolve, so
 nothing is ever fetched from the network: all references resolve locally."""
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A table id as defs.json's ``table_id`` has it (letters, digits, _ and -, 1 to 64), for checking a
+topic level or a path before any schema runs (`tablectl watch`, the pit board's URLs)."""
 
 SECRET_KEYS = frozenset({"password"})
 """Keys whose values never appear in an error message (DESIGN.md, secrets)."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import logging
 import math
-import re
 import signal
 import sys
 import threading
@@ -46,13 +45,12 @@ from controller.glance_screen import Screen
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, TableReplays, read_refusal
 from controller.pit_client import PitClient, parse_address
 from controller.pitview import REPLAY_LIMIT, PitView
-from controller.schemas import SchemaError, show, validate, validate_event
+from controller.schemas import TABLE_ID, SchemaError, show, validate, validate_event
 from drivers.stop_signal import StopSignal
 from games import registry
 
 log = logging.getLogger(__name__)
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A table id (docs/schemas/defs.json ``table_id``): the table level of a topic must be one."""
 
 MAX_AHEAD = REPLAY_LIMIT

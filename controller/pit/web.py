@@ -51,10 +51,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 from controller.pit.auth import Busy, Password, PasswordError
 from controller.pit.feed import Client, Dropped
 from controller.pit.picture import Picture
+from controller.schemas import TABLE_ID
 
 log = logging.getLogger(__name__)
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A table id (docs/schemas/defs.json ``table_id``)."""
 NEXT = re.compile(rf"/(?:table/{TABLE_ID.pattern})?", re.ASCII)
 """The pages a login may go on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
