@@ -4,7 +4,10 @@ One server per test session (``initdb`` takes a second or two), one fresh databa
 (``CREATE DATABASE`` takes tens of milliseconds), so a test may kill the pit service, stop the
 server (:meth:`PostgresServer.stop` / :meth:`PostgresServer.start`) or fill its database without
 disturbing another. The server listens on 127.0.0.1 on a free port with ``fsync`` off (the tests
-prove what the archive stores, not the disk) and trusts local connections.
+prove what the archive stores, not the disk) and trusts local connections. Commits stay
+synchronous: a test that crashes the server (``stop("immediate")``) must find every commit the
+archive was told of, as on a production server; with ``fsync`` off the WAL still reaches the
+operating system's cache, which a crash of PostgreSQL alone does not lose.
 
 PostgreSQL refuses to run as root, and CI runs as root: then the server runs as the ``postgres``
 user Debian's package creates, in a data directory it owns under /tmp (pytest's own temporary
@@ -77,7 +80,7 @@ class PostgresServer:
     def start(self) -> None:
         """Start (or start again after :meth:`stop`) and wait until it accepts connections."""
         opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.root} "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+                "-c fsync=off -c full_page_writes=off -c max_connections=60")
         self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", str(self.root / "log"),
                    "-w", "-t", "60", "start"])
 
