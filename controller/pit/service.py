@@ -596,9 +596,9 @@ class PitService:
         self._pump(t, now)
 
     def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:
-        self._count("rejected")
-        self._count(bad.category)
+        """Logged before it is counted: a counter seen to move means its warning is written."""
         self._warn("pit service: event on %s rejected (%s): %s", msg.topic[:200], bad.category, bad.reason[:300])
+        self._count_many({"rejected": 1, bad.category: 1})
         if self.archive is None:
             return self._done(msg.ack)
         self._rejects.append((Reject(msg.topic, table, f"{bad.category}: {bad.reason}", msg.payload), msg.ack))
@@ -640,17 +640,14 @@ class PitService:
                 ack.ready = True
         for _, ack in rejects:
             self._done(ack)
-        self._count("events_archived", len(stored.new))
-        self._count("events_duplicate", stored.duplicates)
         refused = stored.refused_keys
-        for reject in stored.conflicts:
-            self._count("rejected")
-            self._count(SEQ_BACKWARDS)
+        for reject in [*stored.conflicts, *stored.refused]:
             self._warn("pit service: %s", reject.reason)
-        for reject in stored.refused:
-            self._count("rejected")
-            self._count(NOT_STORABLE)
-            self._warn("pit service: %s", reject.reason)
+        # The warnings first, then the batch's counters in one step: whoever sees a counter move
+        # (service.wait, the status) sees its log line written and the whole batch counted.
+        self._count_many({"events_archived": len(stored.new), "events_duplicate": stored.duplicates,
+                          "rejected": len(stored.conflicts) + len(stored.refused),
+                          SEQ_BACKWARDS: len(stored.conflicts), NOT_STORABLE: len(stored.refused)})
         now = time.monotonic()
         advanced: dict[str, int] = {}
         for p in pending.values():
@@ -845,6 +842,14 @@ class PitService:
             with self._count_lock:
                 self._counts[name] = self._counts.get(name, 0) + n
                 self._count_lock.notify_all()
+
+    def _count_many(self, counts: dict[str, int]) -> None:
+        """Several counters moved at once, so no reader sees one of them moved and not the others."""
+        with self._count_lock:
+            for name, n in counts.items():
+                if n:
+                    self._counts[name] = self._counts.get(name, 0) + n
+            self._count_lock.notify_all()
 
     def _set(self, name: str, value: int) -> None:
         with self._count_lock:

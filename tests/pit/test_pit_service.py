@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 
 from archive_support import ARCHIVE_WAIT, FakeTable
 from mqtt_support import WAIT, Subscriber
@@ -197,11 +198,48 @@ def test_bad_input_is_logged_counted_kept_and_the_service_goes_on(broker, pit_fa
         assert kept == payload[:4096]
         assert any(category in r.getMessage() or words in r.getMessage() for r in caplog.records), (category,
                                                                                                  caplog.text)
+    # The rows are committed before the service counts them (it counts only what a commit stored):
+    # the counter is read when the service says so, not at the moment the rows show.
+    assert service.wait(lambda c: c["events_archived"] >= good, ARCHIVE_WAIT), service.counters()
     counts = service.counters()
     assert counts["events_archived"] == good and counts["internal_errors"] == 0, counts
     assert archive_view.seqs(fake.table) == list(range(1, good + 1)), "nothing valid lost"
     # the archived seq 1 is the first one, not the one that came back with other bytes
     assert archive_view.envelopes(fake.table)[1] == fake.envelope(1)
+
+
+class _SlowLog(logging.Handler):
+    """Keeps the warnings, each after a pause: a log line that comes after its counter shows."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        time.sleep(0.5)
+        self.lines.append(record.getMessage())
+
+
+def test_a_reject_is_logged_before_it_is_counted(broker, pit_factory, fake_table, archive_view):
+    """Whoever sees a reject counted (service.wait, the status) finds its warning written, both for
+    a reject of the checks and for one the archive finds (seq backwards)."""
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.seqs(fake.table) == [1], "seq 1 archived")
+    slow = _SlowLog()
+    logger = logging.getLogger("controller.pit.service")
+    logger.addHandler(slow)
+    try:
+        fake.raw(f"{fake.base}/event/table", b"[1, 2]")
+        assert service.wait(lambda c: c["rejected"] == 1, ARCHIVE_WAIT), service.counters()
+        assert any("rejected (malformed)" in line for line in slow.lines), slow.lines
+        fake.raw(f"{fake.base}/event/table", json.dumps({**fake.envelope(1), "ts": 1.5}).encode())
+        assert service.wait(lambda c: c["seq_backwards"] == 1, ARCHIVE_WAIT), service.counters()
+        assert any("seq backwards" in line for line in slow.lines), slow.lines
+    finally:
+        logger.removeHandler(slow)
 
 
 def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_factory, fake_table, archive_view):
