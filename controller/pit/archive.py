@@ -132,6 +132,9 @@ class Stored:
     refused: list[Reject] = field(default_factory=list)
     """Events PostgreSQL would not take: stored as rejects."""
     refused_keys: set[tuple[str, int]] = field(default_factory=set)
+    xid: str | None = None
+    """The transaction that stored it (``pg_current_xact_id``): asked about when its commit's
+    acknowledgement was lost."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,7 @@ class Archive:
         self.connect_timeout = connect_timeout
         self.folder = folder
         self._conn: psycopg.Connection | None = None
+        self._in_doubt: tuple[Batch, Stored] | None = None
 
     # -- the connection ----------------------------------------------------------------
 
@@ -298,15 +302,56 @@ class Archive:
         by row (each in a savepoint), the refused ones as rejects with PostgreSQL's reason."""
         if not batch:
             return Stored()
+        earlier = self._settle_in_doubt()
+        if earlier is not None:
+            batch = _without(batch, earlier[0])
+            if not batch:
+                return earlier[1]
         try:
-            with self._tx() as cur:
-                return self._store(cur, batch, careful=False)
+            out = self._store_tx(batch, careful=False)
         except ArchiveDown:
             raise
         except psycopg.Error as exc:
             log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, _one_line(exc))
-        with self._tx() as cur:
-            return self._store(cur, batch, careful=True)
+            out = self._store_tx(batch, careful=True)
+        self._in_doubt = None
+        return _merged(earlier[1], out) if earlier is not None else out
+
+    def _store_tx(self, batch: Batch, careful: bool) -> Stored:
+        """One transaction of :meth:`store`. The connection lost once the rows are written (at the
+        commit, or just before it) leaves the outcome unknown: the batch and what it did are kept
+        for :meth:`_settle_in_doubt`, so that the caller's retry neither stores nor counts it twice."""
+        written: list[Stored] = []
+        try:
+            with self._tx() as cur:
+                out = self._store(cur, batch, careful)
+                written.append(out)
+        except ArchiveDown:
+            if written and written[0].xid is not None:
+                self._in_doubt = (batch, written[0])
+            raise
+        return out
+
+    def _settle_in_doubt(self) -> tuple[Batch, Stored] | None:
+        """The batch whose commit's acknowledgement was lost, with what it did, if PostgreSQL says
+        that transaction committed (then it is this call's result too, and not stored again);
+        ``None`` when there was none or it did not commit (it is stored anew)."""
+        if self._in_doubt is None:
+            return None
+        batch, out = self._in_doubt
+        try:
+            with self._tx() as cur:
+                status = cur.execute("SELECT pg_xact_status(%s::xid8)", (out.xid,)).fetchone()[0]
+        except ArchiveDown:
+            raise
+        except psycopg.Error:  # an xid past the server's next one: its WAL was lost in a crash, never committed
+            status = None
+        self._in_doubt = None
+        if status != "committed":
+            return None
+        log.info("archive %s: the batch whose commit was not acknowledged had committed; it is not stored again",
+                 self.where)
+        return batch, out
 
     def _store(self, cur: psycopg.Cursor, batch: Batch, careful: bool) -> Stored:
         out = Stored()
@@ -344,7 +389,8 @@ class Archive:
         for reject in out.refused:
             self._row(cur, careful, Stored(), None, _INSERT_REJECT, _reject_row(reject))
         tables = sorted({t for t, _ in out.new} | set(batch.statuses) | {r.table for r in rejects if r.table})
-        cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload(tables)))
+        out.xid = cur.execute("SELECT pg_current_xact_id()::text FROM pg_notify(%s, %s)",
+                              (NOTIFY_CHANNEL, _notify_payload(tables))).fetchone()[0]
         return out
 
     def _row(self, cur: psycopg.Cursor, careful: bool, out: Stored, refused: Reject | None, sql: str,
@@ -513,6 +559,31 @@ def _first_of_each(events: Iterable[ArchivedEvent]) -> tuple[list[ArchivedEvent]
         else:
             first[key] = env
     return list(first.values()), again
+
+
+def _without(batch: Batch, stored: Batch) -> Batch:
+    """``batch`` less the events and rejects of ``stored`` (each taken away once); statuses stay
+    (storing one again changes nothing)."""
+    events, rejects = list(stored.events), list(stored.rejects)
+    keep_events = []
+    for env in batch.events:
+        if env in events:
+            events.remove(env)
+        else:
+            keep_events.append(env)
+    keep_rejects = []
+    for reject in batch.rejects:
+        if reject in rejects:
+            rejects.remove(reject)
+        else:
+            keep_rejects.append(reject)
+    return Batch(keep_events, keep_rejects, dict(batch.statuses))
+
+
+def _merged(first: Stored, then: Stored) -> Stored:
+    """What two transactions did, as one result."""
+    return Stored(first.new + then.new, first.duplicates + then.duplicates, first.conflicts + then.conflicts,
+                  first.refused + then.refused, first.refused_keys | then.refused_keys, then.xid)
 
 
 def _backwards(env: ArchivedEvent) -> Reject:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -226,3 +228,29 @@ def test_a_lost_connection_is_archive_down(archive, postgres):
         postgres.start()
     archive.connect()
     assert archive.store(Batch([_event(1)])).new == [("bac-01", 1)]
+
+
+def test_a_commit_whose_acknowledgement_was_lost_counts_once_as_stored(archive, pg_url, monkeypatch):
+    """The commit went through but the connection dropped before its answer came: the caller saw
+    ArchiveDown and stores the batch again. PostgreSQL is asked what became of that transaction:
+    it committed, so its events are new (not duplicates) and its rejects are not stored twice."""
+    reject = Reject("casino/bac-01/event/table", "bac-01", "malformed: not JSON", b"{")
+    batch = Batch([_event(1), _event(2)], [reject])
+    conn = archive._conn
+    real = conn.transaction
+
+    @contextmanager
+    def answer_lost(*args, **kw) -> Iterator[object]:
+        with real(*args, **kw) as tx:
+            yield tx
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+    monkeypatch.setattr(conn, "transaction", answer_lost)
+    with pytest.raises(ArchiveDown):
+        archive.store(batch)
+    monkeypatch.undo()
+    assert _rows(pg_url, "SELECT seq FROM events ORDER BY seq") == [(1,), (2,)], "the commit went through"
+    archive.connect()
+    again = archive.store(Batch([*batch.events, _event(3)], [reject]))
+    assert sorted(again.new) == [("bac-01", 1), ("bac-01", 2), ("bac-01", 3)] and again.duplicates == 0, again
+    assert _rows(pg_url, "SELECT count(*) FROM rejects") == [(1,)]
+    assert archive.store(Batch([_event(1)])).duplicates == 1, "settled once: a later copy is a duplicate"
