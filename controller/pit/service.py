@@ -63,7 +63,7 @@ from controller.pit.checks import (
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
 from controller.pit.seqs import SeqRuns
 from controller.pitview import REPLAY_LIMIT
-from controller.watch import MAX_AHEAD
+from controller.watch import MAX_AHEAD, implausible
 
 log = logging.getLogger(__name__)
 
@@ -479,7 +479,7 @@ class PitService:
                 return self._hold(t, msg, now)
             event = check_event(t.name, kind, env, t.game, msg.payload)
             limit = max(t.vouched, t.high, t.last_archived)
-            if limit and event.seq > limit + MAX_AHEAD:
+            if implausible(event.seq, limit):  # a known table has vouched: its status's next_seq, or the archive
                 raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
                                            f"{limit} at most, and an event is never {MAX_AHEAD} past that")
         except Bad as bad:
@@ -566,7 +566,7 @@ class PitService:
             return self._tell(table, "state", state)
         seq = state["seq"]
         limit = max(t.vouched, t.high, t.last_archived)
-        if limit and seq > limit + MAX_AHEAD:
+        if implausible(seq, limit):
             self._count("bad_state")
             return self._warn("pit service: the state of table %s dropped: seq %d is not believable (%d vouched for)",
                               t.name, seq, limit)

@@ -242,6 +242,22 @@ def test_a_reject_is_logged_before_it_is_counted(broker, pit_factory, fake_table
         logger.removeHandler(slow)
 
 
+def test_a_forged_huge_first_seq_is_implausible_and_opens_no_gap(broker, pit_factory, fake_table, archive_view):
+    """A table new to the archive (next_seq 1 vouches for seq 0) whose first event claims seq 10**15:
+    not believed, so no gap 1..10**15-1 and no archived_to far ahead; the real events archive."""
+    fake = fake_table()
+    fake.status(next_seq=1)
+    service = pit_factory(broker)
+    fake.raw(f"{fake.base}/event/table", json.dumps({**fake.envelope(10**15), "ts": 1_700_000_000.5}).encode())
+    assert service.wait(lambda c: c["implausible_seq"] == 1, ARCHIVE_WAIT), service.counters()
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.seqs(fake.table) == [1], "the real seq 1 archived")
+    assert service.wait(lambda c: c["events_archived"] == 1, ARCHIVE_WAIT), service.counters()
+    assert archive_view.gaps(fake.table) == []
+    assert archive_view.query("SELECT archived_to <= 1 FROM tables WHERE table_id = %s", fake.table) == [(True,)]
+    assert "implausible_seq" in archive_view.rejects()[-1][2]
+
+
 def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_factory, fake_table, archive_view):
     fake = fake_table()
     fake.status()
