@@ -57,6 +57,12 @@ class ArchiveDown(ArchiveError):
     """The connection to the database is lost or cannot be made: try again later."""
 
 
+class ArchiveRefused(ArchiveError):
+    """PostgreSQL refused a statement (a value out of its range, a constraint): the connection is
+    fine and the archive goes on; what was asked is not done. An ArchiveError like the others, so
+    that a caller catching ArchiveError (the service's timers) never meets a bare psycopg error."""
+
+
 @dataclass(frozen=True)
 class Migration:
     version: int
@@ -225,7 +231,7 @@ class Archive:
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Cursor]:
         """One transaction; a lost connection is :class:`ArchiveDown` (the connection is dropped,
-        to be made again), anything else PostgreSQL says goes up as it is."""
+        to be made again), anything else PostgreSQL says is :class:`ArchiveRefused` (rolled back)."""
         if self._conn is None or self._conn.closed:
             raise ArchiveDown(f"not connected to the archive database {self.where}")
         try:
@@ -234,6 +240,8 @@ class Archive:
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.close()
             raise ArchiveDown(f"the archive database {self.where}: {_one_line(exc)}") from None
+        except psycopg.Error as exc:
+            raise ArchiveRefused(f"the archive database {self.where} refused: {_one_line(exc)}") from exc
 
     # -- migrations --------------------------------------------------------------------
 
@@ -309,10 +317,8 @@ class Archive:
                 return earlier[1]
         try:
             out = self._store_tx(batch, careful=False)
-        except ArchiveDown:
-            raise
-        except psycopg.Error as exc:
-            log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, _one_line(exc))
+        except ArchiveRefused as exc:
+            log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, exc)
             out = self._store_tx(batch, careful=True)
         self._in_doubt = None
         return _merged(earlier[1], out) if earlier is not None else out
@@ -342,9 +348,7 @@ class Archive:
         try:
             with self._tx() as cur:
                 status = cur.execute("SELECT pg_xact_status(%s::xid8)", (out.xid,)).fetchone()[0]
-        except ArchiveDown:
-            raise
-        except psycopg.Error:  # an xid past the server's next one: its WAL was lost in a crash, never committed
+        except ArchiveRefused:  # an xid past the server's next one: its WAL was lost in a crash, never committed
             status = None
         self._in_doubt = None
         if status != "committed":
@@ -505,9 +509,10 @@ class Archive:
         if upto <= after:
             return []
         return _ranges(cur.execute(
-            "SELECT prev + 1, seq - 1 FROM (SELECT seq, lag(seq, 1, %(after)s::bigint) OVER (ORDER BY seq) AS prev "
-            "FROM (SELECT seq FROM events WHERE table_id = %(t)s AND seq > %(after)s AND seq <= %(upto)s "
-            "UNION ALL SELECT %(upto)s::bigint + 1) AS s) AS x WHERE seq > prev + 1",
+            # numeric, not bigint: the end mark upto + 1 must exist for upto = 2**63 - 1 too
+            "SELECT prev + 1, seq - 1 FROM (SELECT seq, lag(seq, 1, %(after)s::numeric) OVER (ORDER BY seq) AS prev "
+            "FROM (SELECT seq::numeric FROM events WHERE table_id = %(t)s AND seq > %(after)s AND seq <= %(upto)s "
+            "UNION ALL SELECT %(upto)s::numeric + 1) AS s) AS x WHERE seq > prev + 1",
             {"t": table, "after": after, "upto": upto}))
 
     def _refresh(self, cur: psycopg.Cursor, table: str, check: GapCheck) -> None:

@@ -782,8 +782,13 @@ class PitService:
                     self._overdue(t, now)
                 elif out is None and t.open and t.replays.not_before and now >= t.replays.not_before:
                     self._pump(t, now)
-            except ArchiveError as exc:
+            except ArchiveDown as exc:
                 self._db_lost(exc)
+            except ArchiveError as exc:
+                # PostgreSQL refused this table's step (the connection is fine): the other tables'
+                # checks go on, and so does this table's at its next event.
+                self._count("internal_errors")
+                self._warn("pit service: table %s: %s; its gap check waits for its next event", t.name, exc)
         if self._rejects or self._pending:
             self._flush()
 

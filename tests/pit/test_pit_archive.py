@@ -17,6 +17,7 @@ from controller.pit.archive import (
     ArchivedEvent,
     ArchiveDown,
     ArchiveError,
+    ArchiveRefused,
     Batch,
     Reject,
     migrations,
@@ -254,3 +255,18 @@ def test_a_commit_whose_acknowledgement_was_lost_counts_once_as_stored(archive, 
     assert sorted(again.new) == [("bac-01", 1), ("bac-01", 2), ("bac-01", 3)] and again.duplicates == 0, again
     assert _rows(pg_url, "SELECT count(*) FROM rejects") == [(1,)]
     assert archive.store(Batch([_event(1)])).duplicates == 1, "settled once: a later copy is a duplicate"
+
+
+def test_seqs_at_the_end_of_bigint_are_checked_and_a_refusal_is_an_archive_error(archive):
+    """The end mark of the hole search is upto + 1: at seq 2**63 - 1 it must not overflow. And what
+    PostgreSQL refuses is an ArchiveError (the service's timers catch those), never a bare psycopg
+    error, with the connection kept."""
+    top = 2**63 - 1
+    archive.store(Batch([_event(1)], statuses={"bac-01": {"table": "bac-01", "birth": 1}}))
+    check = archive.check_gaps("bac-01", top)
+    assert check.opened == [(2, top)] and check.archived_to == top
+    assert archive.missing_in("bac-01", top, top) == [(top, top)]
+    with pytest.raises(ArchiveRefused):
+        archive.advance({"bac-01": top + 1})  # a seq beyond bigint
+    assert archive.connected
+    assert archive.store(Batch([_event(2)])).new == [("bac-01", 2)]
