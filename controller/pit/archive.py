@@ -32,6 +32,8 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from controller.pit.dburl import scrub
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -199,6 +201,10 @@ class Archive:
 
     # -- the connection ----------------------------------------------------------------
 
+    def _said(self, exc: BaseException) -> str:
+        """psycopg's message on one line, without the URL's password (libpq quotes the URL)."""
+        return scrub(_one_line(exc), self.url)
+
     def open(self) -> list[Migration]:
         """Connect and bring the schema up to date; the migrations applied now (none when the
         database was current). :class:`ArchiveError` (one line) when that cannot be done."""
@@ -211,12 +217,12 @@ class Archive:
             conninfo_to_dict(self.url)
         except psycopg.ProgrammingError as exc:
             raise ArchiveError(f"--db: not a PostgreSQL URL such as postgresql://pit@db-host/tablectl: "
-                               f"{_one_line(exc)}") from None
+                               f"{self._said(exc)}") from None
         try:
             self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, round(self.connect_timeout)),
                                          application_name="tablectl-pit")
         except psycopg.Error as exc:
-            raise ArchiveDown(f"cannot connect to the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"cannot connect to the archive database {self.where}: {self._said(exc)}") from None
 
     @property
     def connected(self) -> bool:
@@ -239,9 +245,9 @@ class Archive:
                 yield cur
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.close()
-            raise ArchiveDown(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"the archive database {self.where}: {self._said(exc)}") from None
         except psycopg.Error as exc:
-            raise ArchiveRefused(f"the archive database {self.where} refused: {_one_line(exc)}") from exc
+            raise ArchiveRefused(f"the archive database {self.where} refused: {self._said(exc)}") from exc
 
     # -- migrations --------------------------------------------------------------------
 
@@ -274,7 +280,7 @@ class Archive:
                         raise
                     except psycopg.Error as exc:
                         raise ArchiveError(f"the archive database {self.where}: migration {migration.name} failed "
-                                           f"and was rolled back: {_one_line(exc)}") from None
+                                           f"and was rolled back: {self._said(exc)}") from None
                     log.info("archive %s: schema migrated to version %d (%s)", self.where, migration.version,
                              migration.name)
                     applied.append(migration)
@@ -283,9 +289,9 @@ class Archive:
                     self._conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.close()
-            raise ArchiveDown(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"the archive database {self.where}: {self._said(exc)}") from None
         except psycopg.Error as exc:
-            raise ArchiveError(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveError(f"the archive database {self.where}: {self._said(exc)}") from None
         return applied
 
     def version(self) -> int:
@@ -414,7 +420,7 @@ class Archive:
         except psycopg.Error as exc:
             if refused is not None:
                 out.refused.append(Reject(refused.topic, refused.table,
-                                          f"{refused.reason}: {_one_line(exc)}"[:500], refused.payload))
+                                          f"{refused.reason}: {self._said(exc)}"[:500], refused.payload))
             return None
 
     def _compare(self, cur: psycopg.Cursor, events: list[ArchivedEvent], out: Stored) -> None:
