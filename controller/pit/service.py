@@ -84,7 +84,8 @@ class Tuning:
     """Unacknowledged messages the broker may send at once (MQTT v5): the events held in memory
     while the database is away are at most this many."""
     session_expiry: int = 7 * 86400
-    """Seconds the broker keeps the service's session (and queues its events) while it is away."""
+    """Seconds the broker keeps the session of a service with an archive (and queues its events)
+    while it is away; a service without one has no session kept (clean start, no expiry)."""
     batch_max: int = 500
     """Messages taken off the inbox for one transaction at most."""
     status_interval: float = 5.0
@@ -251,11 +252,16 @@ class PitService:
                 t.check_at, t.horizon = now + self.tuning.grace, max(info.last_seq, info.archived_to)
         self._thread = threading.Thread(target=self._run, name="tablectl-pit", daemon=True)
         self._thread.start()
+        # An archiving instance keeps its session (the broker queues its share while it is away:
+        # nothing is lost). One without an archive (a board) has nothing to catch up on: a session
+        # kept for it would only make the broker queue every event for days for nobody.
+        persistent = self.archive is not None
         props = Properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = self.tuning.session_expiry
+        if persistent:
+            props.SessionExpiryInterval = self.tuning.session_expiry
         props.ReceiveMaximum = self.tuning.receive_maximum
         try:
-            self.client.connect(self.host, self.port, keepalive=self.tuning.keepalive, clean_start=False,
+            self.client.connect(self.host, self.port, keepalive=self.tuning.keepalive, clean_start=not persistent,
                                 properties=props)
         except (OSError, ValueError) as exc:
             self._halt()

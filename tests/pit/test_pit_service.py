@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import threading
 import time
 
+import paho.mqtt.client as mqtt
 from archive_support import ARCHIVE_WAIT, FakeTable
 from mqtt_support import WAIT, Subscriber
+from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.pit.service import PitService
 
@@ -256,6 +259,32 @@ def test_a_forged_huge_first_seq_is_implausible_and_opens_no_gap(broker, pit_fac
     assert archive_view.gaps(fake.table) == []
     assert archive_view.query("SELECT archived_to <= 1 FROM tables WHERE table_id = %s", fake.table) == [(True,)]
     assert "implausible_seq" in archive_view.rejects()[-1][2]
+
+
+def _session_kept(broker, client_id: str) -> bool:
+    """Whether the broker holds a session for ``client_id``: a probe resuming it is told so (and
+    ends it, so it does not linger)."""
+    answer: queue.SimpleQueue[bool] = queue.SimpleQueue()
+    probe = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+    probe.on_connect = lambda c, u, flags, rc, p: answer.put(bool(flags.session_present))
+    probe.connect(broker.host, broker.port, clean_start=False)
+    probe.loop_start()
+    try:
+        return answer.get(timeout=WAIT)
+    finally:
+        probe.disconnect()
+        probe.loop_stop()
+
+
+def test_only_an_archiving_service_keeps_its_session_on_the_broker(broker, pit_factory):
+    """The broker queues events for a persistent session while its client is away: right for an
+    archive (it stores them when back), a pile of events for nobody for a board without one."""
+    board = pit_factory(broker, client_id="pit-board-only", db_url=None, group=None)
+    board.stop()
+    assert not _session_kept(broker, "pit-board-only"), "a board-only service left a session queueing events"
+    archiving = pit_factory(broker, client_id="pit-archiving")
+    archiving.stop()
+    assert _session_kept(broker, "pit-archiving"), "an archiving service must keep its session"
 
 
 def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_factory, fake_table, archive_view):
