@@ -11,6 +11,7 @@ import threading
 import time
 
 import paho.mqtt.client as mqtt
+import pytest
 from archive_support import ARCHIVE_WAIT, FakeTable
 from mqtt_support import WAIT, Subscriber
 from paho.mqtt.enums import CallbackAPIVersion
@@ -65,9 +66,14 @@ def test_events_are_archived_once_and_each_observed_once(broker, pit_factory, fa
 
 # -- gaps ----------------------------------------------------------------------------------
 
-def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_table, archive_view):
+@pytest.mark.parametrize("unanswered", [0, 1])
+def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_table, archive_view, unanswered):
+    """A request may go unanswered within the reply timeout (a table or a broker slow under load):
+    then it is asked again. What is guaranteed is that it is asked, every request counted in the
+    gap's ``asked``, and the gap filled; not how many requests that took."""
     fake = fake_table()
     fake.status()
+    fake.unanswered = unanswered
     service = pit_factory(broker)
     for seq in range(1, 7):
         fake.event(seq, publish=seq not in (3, 4))  # the broker lost 3 and 4
@@ -75,7 +81,11 @@ def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_
     requests = fake.wait_requests(1)
     assert requests[0]["from"] == 3 and requests[0]["to"] == 4
     assert requests[0]["id"].startswith(service.client_id)
-    assert archive_view.gaps(fake.table) == [(fake.table, 3, 4, "filled", None, 1)]
+    assert all((r["from"], r["to"]) == (3, 4) for r in requests), requests
+    (gap,) = archive_view.gaps(fake.table)
+    assert gap[:5] == (fake.table, 3, 4, "filled", None) and gap[5] >= 1 + unanswered, gap
+    # counted after the commit that filled it: waited for, not read when the rows show
+    assert service.wait(lambda c: c["gaps_filled"] >= 1 and c["gaps_open"] == 0, ARCHIVE_WAIT), service.counters()
     counts = service.counters()
     assert counts["gaps_opened"] == 1 and counts["gaps_filled"] == 1 and counts["gaps_open"] == 0, counts
 
@@ -89,7 +99,8 @@ def test_a_lost_tail_shows_in_the_state_and_is_asked_for(broker, pit_factory, fa
         fake.event(seq, publish=seq <= 3)
     fake.state(5)
     archive_view.wait(lambda: archive_view.complete(fake.table, 5), "the lost tail 4-5 replayed")
-    assert archive_view.gaps(fake.table, "filled") == [(fake.table, 4, 5, "filled", None, 1)]
+    (gap,) = archive_view.gaps(fake.table, "filled")
+    assert gap[:5] == (fake.table, 4, 5, "filled", None) and gap[5] >= 1, gap  # asked at least once
 
 
 def test_a_busy_table_is_asked_again_later(broker, pit_factory, fake_table, archive_view):
@@ -116,7 +127,7 @@ def test_a_pruned_gap_is_recorded_unfillable_with_the_tables_reason(broker, pit_
         fake.event(seq, publish=seq >= 4)
     archive_view.wait(lambda: archive_view.gaps(fake.table, "unfillable"), "the gap recorded as unfillable")
     (row,) = archive_view.gaps(fake.table)
-    assert row[1:4] == (1, 3, "unfillable") and reason in row[4] and row[5] == 1
+    assert row[1:4] == (1, 3, "unfillable") and reason in row[4] and row[5] >= 1
     assert archive_view.seqs(fake.table) == [4, 5, 6]
     assert service.wait(lambda c: c["gaps_unfillable"] == 1 and c["gaps_open"] == 0, WAIT), service.counters()
     assert archive_view.query("SELECT closed_at IS NOT NULL FROM gaps") == [(True,)]
