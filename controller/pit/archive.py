@@ -324,6 +324,10 @@ class Archive:
         try:
             out = self._store_tx(batch, careful=False)
         except ArchiveRefused as exc:
+            if not isinstance(exc.__cause__, (psycopg.DataError, psycopg.IntegrityError)):
+                # Not a value of some row (a table missing, a permission): row by row would call
+                # every event refused and let it be acknowledged unstored. The caller tries again.
+                raise
             log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, exc)
             out = self._store_tx(batch, careful=True)
         self._in_doubt = None
