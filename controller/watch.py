@@ -75,6 +75,14 @@ MAX_WAITING = 1000
 """Replay requests waiting per table, at most; a gap found past it is reported, not asked for."""
 
 
+def implausible(seq: int, vouched: int | None) -> bool:
+    """Whether ``seq`` is more than :data:`MAX_AHEAD` past the last seq its table has vouched for
+    (``None``: nothing yet). Zero is a vouch like any other (a table's first birth says next_seq 1):
+    a forged first seq far ahead would otherwise open a gap of everything below it. One rule for
+    tablectl watch and the pit service."""
+    return vouched is not None and seq > vouched + MAX_AHEAD
+
+
 @dataclass
 class _Asker:
     """One table's replays: the ranges still to ask for (watch's own cut of its gaps:
@@ -218,7 +226,7 @@ class Watch:
         vouched = self._head(table)
         if seq > SEQ_MAX:
             return self._bad(topic, env, f"seq beyond {SEQ_MAX}, the largest a controller can give")
-        if vouched is not None and seq > vouched[0] + MAX_AHEAD:
+        if implausible(seq, vouched[0] if vouched is not None else None):
             return self._bad(topic, env, f"seq {seq} is not believable: table {table} has vouched for seq "
                                          f"{vouched[0]} at most ({vouched[1]}), and an event is never "
                                          f"{MAX_AHEAD} past that; not asked for")

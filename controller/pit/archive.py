@@ -32,6 +32,8 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from controller.pit.dburl import scrub
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -55,6 +57,12 @@ class ArchiveError(Exception):
 
 class ArchiveDown(ArchiveError):
     """The connection to the database is lost or cannot be made: try again later."""
+
+
+class ArchiveRefused(ArchiveError):
+    """PostgreSQL refused a statement (a value out of its range, a constraint): the connection is
+    fine and the archive goes on; what was asked is not done. An ArchiveError like the others, so
+    that a caller catching ArchiveError (the service's timers) never meets a bare psycopg error."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,9 @@ class Stored:
     refused: list[Reject] = field(default_factory=list)
     """Events PostgreSQL would not take: stored as rejects."""
     refused_keys: set[tuple[str, int]] = field(default_factory=set)
+    xid: str | None = None
+    """The transaction that stored it (``pg_current_xact_id``): asked about when its commit's
+    acknowledgement was lost."""
 
 
 @dataclass(frozen=True)
@@ -186,8 +197,13 @@ class Archive:
         self.connect_timeout = connect_timeout
         self.folder = folder
         self._conn: psycopg.Connection | None = None
+        self._in_doubt: tuple[Batch, Stored] | None = None
 
     # -- the connection ----------------------------------------------------------------
+
+    def _said(self, exc: BaseException) -> str:
+        """psycopg's message on one line, without the URL's password (libpq quotes the URL)."""
+        return scrub(_one_line(exc), self.url)
 
     def open(self) -> list[Migration]:
         """Connect and bring the schema up to date; the migrations applied now (none when the
@@ -201,12 +217,12 @@ class Archive:
             conninfo_to_dict(self.url)
         except psycopg.ProgrammingError as exc:
             raise ArchiveError(f"--db: not a PostgreSQL URL such as postgresql://pit@db-host/tablectl: "
-                               f"{_one_line(exc)}") from None
+                               f"{self._said(exc)}") from None
         try:
             self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=max(1, round(self.connect_timeout)),
                                          application_name="tablectl-pit")
         except psycopg.Error as exc:
-            raise ArchiveDown(f"cannot connect to the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"cannot connect to the archive database {self.where}: {self._said(exc)}") from None
 
     @property
     def connected(self) -> bool:
@@ -221,7 +237,7 @@ class Archive:
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Cursor]:
         """One transaction; a lost connection is :class:`ArchiveDown` (the connection is dropped,
-        to be made again), anything else PostgreSQL says goes up as it is."""
+        to be made again), anything else PostgreSQL says is :class:`ArchiveRefused` (rolled back)."""
         if self._conn is None or self._conn.closed:
             raise ArchiveDown(f"not connected to the archive database {self.where}")
         try:
@@ -229,7 +245,9 @@ class Archive:
                 yield cur
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.close()
-            raise ArchiveDown(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"the archive database {self.where}: {self._said(exc)}") from None
+        except psycopg.Error as exc:
+            raise ArchiveRefused(f"the archive database {self.where} refused: {self._said(exc)}") from exc
 
     # -- migrations --------------------------------------------------------------------
 
@@ -262,7 +280,7 @@ class Archive:
                         raise
                     except psycopg.Error as exc:
                         raise ArchiveError(f"the archive database {self.where}: migration {migration.name} failed "
-                                           f"and was rolled back: {_one_line(exc)}") from None
+                                           f"and was rolled back: {self._said(exc)}") from None
                     log.info("archive %s: schema migrated to version %d (%s)", self.where, migration.version,
                              migration.name)
                     applied.append(migration)
@@ -271,9 +289,9 @@ class Archive:
                     self._conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             self.close()
-            raise ArchiveDown(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveDown(f"the archive database {self.where}: {self._said(exc)}") from None
         except psycopg.Error as exc:
-            raise ArchiveError(f"the archive database {self.where}: {_one_line(exc)}") from None
+            raise ArchiveError(f"the archive database {self.where}: {self._said(exc)}") from None
         return applied
 
     def version(self) -> int:
@@ -298,15 +316,56 @@ class Archive:
         by row (each in a savepoint), the refused ones as rejects with PostgreSQL's reason."""
         if not batch:
             return Stored()
+        earlier = self._settle_in_doubt()
+        if earlier is not None:
+            batch = _without(batch, earlier[0])
+            if not batch:
+                return earlier[1]
+        try:
+            out = self._store_tx(batch, careful=False)
+        except ArchiveRefused as exc:
+            if not isinstance(exc.__cause__, (psycopg.DataError, psycopg.IntegrityError)):
+                # Not a value of some row (a table missing, a permission): row by row would call
+                # every event refused and let it be acknowledged unstored. The caller tries again.
+                raise
+            log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, exc)
+            out = self._store_tx(batch, careful=True)
+        self._in_doubt = None
+        return _merged(earlier[1], out) if earlier is not None else out
+
+    def _store_tx(self, batch: Batch, careful: bool) -> Stored:
+        """One transaction of :meth:`store`. The connection lost once the rows are written (at the
+        commit, or just before it) leaves the outcome unknown: the batch and what it did are kept
+        for :meth:`_settle_in_doubt`, so that the caller's retry neither stores nor counts it twice."""
+        written: list[Stored] = []
         try:
             with self._tx() as cur:
-                return self._store(cur, batch, careful=False)
+                out = self._store(cur, batch, careful)
+                written.append(out)
         except ArchiveDown:
+            if written and written[0].xid is not None:
+                self._in_doubt = (batch, written[0])
             raise
-        except psycopg.Error as exc:
-            log.warning("archive %s: the batch was refused (%s); storing it row by row", self.where, _one_line(exc))
-        with self._tx() as cur:
-            return self._store(cur, batch, careful=True)
+        return out
+
+    def _settle_in_doubt(self) -> tuple[Batch, Stored] | None:
+        """The batch whose commit's acknowledgement was lost, with what it did, if PostgreSQL says
+        that transaction committed (then it is this call's result too, and not stored again);
+        ``None`` when there was none or it did not commit (it is stored anew)."""
+        if self._in_doubt is None:
+            return None
+        batch, out = self._in_doubt
+        try:
+            with self._tx() as cur:
+                status = cur.execute("SELECT pg_xact_status(%s::xid8)", (out.xid,)).fetchone()[0]
+        except ArchiveRefused:  # an xid past the server's next one: its WAL was lost in a crash, never committed
+            status = None
+        self._in_doubt = None
+        if status != "committed":
+            return None
+        log.info("archive %s: the batch whose commit was not acknowledged had committed; it is not stored again",
+                 self.where)
+        return batch, out
 
     def _store(self, cur: psycopg.Cursor, batch: Batch, careful: bool) -> Stored:
         out = Stored()
@@ -344,7 +403,8 @@ class Archive:
         for reject in out.refused:
             self._row(cur, careful, Stored(), None, _INSERT_REJECT, _reject_row(reject))
         tables = sorted({t for t, _ in out.new} | set(batch.statuses) | {r.table for r in rejects if r.table})
-        cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload(tables)))
+        out.xid = cur.execute("SELECT pg_current_xact_id()::text FROM pg_notify(%s, %s)",
+                              (NOTIFY_CHANNEL, _notify_payload(tables))).fetchone()[0]
         return out
 
     def _row(self, cur: psycopg.Cursor, careful: bool, out: Stored, refused: Reject | None, sql: str,
@@ -364,7 +424,7 @@ class Archive:
         except psycopg.Error as exc:
             if refused is not None:
                 out.refused.append(Reject(refused.topic, refused.table,
-                                          f"{refused.reason}: {_one_line(exc)}"[:500], refused.payload))
+                                          f"{refused.reason}: {self._said(exc)}"[:500], refused.payload))
             return None
 
     def _compare(self, cur: psycopg.Cursor, events: list[ArchivedEvent], out: Stored) -> None:
@@ -459,9 +519,10 @@ class Archive:
         if upto <= after:
             return []
         return _ranges(cur.execute(
-            "SELECT prev + 1, seq - 1 FROM (SELECT seq, lag(seq, 1, %(after)s::bigint) OVER (ORDER BY seq) AS prev "
-            "FROM (SELECT seq FROM events WHERE table_id = %(t)s AND seq > %(after)s AND seq <= %(upto)s "
-            "UNION ALL SELECT %(upto)s::bigint + 1) AS s) AS x WHERE seq > prev + 1",
+            # numeric, not bigint: the end mark upto + 1 must exist for upto = 2**63 - 1 too
+            "SELECT prev + 1, seq - 1 FROM (SELECT seq, lag(seq, 1, %(after)s::numeric) OVER (ORDER BY seq) AS prev "
+            "FROM (SELECT seq::numeric FROM events WHERE table_id = %(t)s AND seq > %(after)s AND seq <= %(upto)s "
+            "UNION ALL SELECT %(upto)s::numeric + 1) AS s) AS x WHERE seq > prev + 1",
             {"t": table, "after": after, "upto": upto}))
 
     def _refresh(self, cur: psycopg.Cursor, table: str, check: GapCheck) -> None:
@@ -513,6 +574,31 @@ def _first_of_each(events: Iterable[ArchivedEvent]) -> tuple[list[ArchivedEvent]
         else:
             first[key] = env
     return list(first.values()), again
+
+
+def _without(batch: Batch, stored: Batch) -> Batch:
+    """``batch`` less the events and rejects of ``stored`` (each taken away once); statuses stay
+    (storing one again changes nothing)."""
+    events, rejects = list(stored.events), list(stored.rejects)
+    keep_events = []
+    for env in batch.events:
+        if env in events:
+            events.remove(env)
+        else:
+            keep_events.append(env)
+    keep_rejects = []
+    for reject in batch.rejects:
+        if reject in rejects:
+            rejects.remove(reject)
+        else:
+            keep_rejects.append(reject)
+    return Batch(keep_events, keep_rejects, dict(batch.statuses))
+
+
+def _merged(first: Stored, then: Stored) -> Stored:
+    """What two transactions did, as one result."""
+    return Stored(first.new + then.new, first.duplicates + then.duplicates, first.conflicts + then.conflicts,
+                  first.refused + then.refused, first.refused_keys | then.refused_keys, then.xid)
 
 
 def _backwards(env: ArchivedEvent) -> Reject:

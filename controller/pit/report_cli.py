@@ -12,8 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
+from controller.pit.dburl import scrub, shown
 from controller.pit.report import SECTIONS, ArchiveError, Period, build, check_archive
 from controller.pit.report_output import missing_note, write_csv, write_text
 from controller.pit.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, parse_moment, site_zone
@@ -86,7 +87,7 @@ def _report(args: argparse.Namespace) -> int:
     try:
         conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.Error as exc:
-        raise UsageError(f"cannot open the archive at {_shown(url)}: {_one_line(exc, url)}") from None
+        raise UsageError(f"cannot open the archive at {shown(url)}: {scrub(str(exc), url)}") from None
     try:
         with conn:
             # One read-only snapshot: every section sees the same archive while the pit service writes.
@@ -95,7 +96,7 @@ def _report(args: argparse.Namespace) -> int:
             check_archive(conn)
             report = build(conn, Period(since, until), zone, zone_name, shifts, args.table, sections)
     except psycopg.Error as exc:
-        print(f"tablectl report: reading the archive at {_shown(url)} failed: {_one_line(exc, url)}",
+        print(f"tablectl report: reading the archive at {shown(url)} failed: {scrub(str(exc), url)}",
               file=sys.stderr)
         return 1
     finally:
@@ -131,30 +132,8 @@ def _check_url(url: str) -> str:
         parts = urlsplit(url)
         parts.port  # noqa: B018  (a port that is not a number raises here, before libpq sees it)
     except ValueError as exc:
-        raise UsageError(f"--db {_shown(url)}: not a PostgreSQL URL ({exc})") from None
+        raise UsageError(f"--db {shown(url)}: not a PostgreSQL URL ({scrub(str(exc), url)})") from None
     if parts.scheme not in ("postgresql", "postgres") or not parts.path.strip("/"):
-        raise UsageError(f"--db {_shown(url)}: not a PostgreSQL URL such as postgresql://pit@db.example/pit "
+        raise UsageError(f"--db {shown(url)}: not a PostgreSQL URL such as postgresql://pit@db.example/pit "
                          f"(scheme postgresql, and the database's name)")
     return url
-
-
-def _shown(url: str) -> str:
-    """The URL as it may be printed: a password in it is never shown."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.netloc.rsplit("@", 1)[1]
-        return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
-    except ValueError:
-        return "(the --db URL)"
-
-
-def _one_line(exc: Exception, url: str) -> str:
-    """libpq's message on one line, without a password it might quote."""
-    text = " ".join(part.strip() for part in str(exc).splitlines() if part.strip())
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
-    return text.replace(password, "***") if password else text

@@ -63,7 +63,7 @@ from controller.pit.checks import (
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
 from controller.pit.seqs import SeqRuns
 from controller.pitview import REPLAY_LIMIT
-from controller.watch import MAX_AHEAD
+from controller.watch import MAX_AHEAD, implausible
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,8 @@ class Tuning:
     """Unacknowledged messages the broker may send at once (MQTT v5): the events held in memory
     while the database is away are at most this many."""
     session_expiry: int = 7 * 86400
-    """Seconds the broker keeps the service's session (and queues its events) while it is away."""
+    """Seconds the broker keeps the session of a service with an archive (and queues its events)
+    while it is away; a service without one has no session kept (clean start, no expiry)."""
     batch_max: int = 500
     """Messages taken off the inbox for one transaction at most."""
     status_interval: float = 5.0
@@ -251,11 +252,16 @@ class PitService:
                 t.check_at, t.horizon = now + self.tuning.grace, max(info.last_seq, info.archived_to)
         self._thread = threading.Thread(target=self._run, name="tablectl-pit", daemon=True)
         self._thread.start()
+        # An archiving instance keeps its session (the broker queues its share while it is away:
+        # nothing is lost). One without an archive (a board) has nothing to catch up on: a session
+        # kept for it would only make the broker queue every event for days for nobody.
+        persistent = self.archive is not None
         props = Properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = self.tuning.session_expiry
+        if persistent:
+            props.SessionExpiryInterval = self.tuning.session_expiry
         props.ReceiveMaximum = self.tuning.receive_maximum
         try:
-            self.client.connect(self.host, self.port, keepalive=self.tuning.keepalive, clean_start=False,
+            self.client.connect(self.host, self.port, keepalive=self.tuning.keepalive, clean_start=not persistent,
                                 properties=props)
         except (OSError, ValueError) as exc:
             self._halt()
@@ -479,7 +485,7 @@ class PitService:
                 return self._hold(t, msg, now)
             event = check_event(t.name, kind, env, t.game, msg.payload)
             limit = max(t.vouched, t.high, t.last_archived)
-            if limit and event.seq > limit + MAX_AHEAD:
+            if implausible(event.seq, limit):  # a known table has vouched: its status's next_seq, or the archive
                 raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
                                            f"{limit} at most, and an event is never {MAX_AHEAD} past that")
         except Bad as bad:
@@ -566,7 +572,7 @@ class PitService:
             return self._tell(table, "state", state)
         seq = state["seq"]
         limit = max(t.vouched, t.high, t.last_archived)
-        if limit and seq > limit + MAX_AHEAD:
+        if implausible(seq, limit):
             self._count("bad_state")
             return self._warn("pit service: the state of table %s dropped: seq %d is not believable (%d vouched for)",
                               t.name, seq, limit)
@@ -596,9 +602,9 @@ class PitService:
         self._pump(t, now)
 
     def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:
-        self._count("rejected")
-        self._count(bad.category)
+        """Logged before it is counted: a counter seen to move means its warning is written."""
         self._warn("pit service: event on %s rejected (%s): %s", msg.topic[:200], bad.category, bad.reason[:300])
+        self._count_many({"rejected": 1, bad.category: 1})
         if self.archive is None:
             return self._done(msg.ack)
         self._rejects.append((Reject(msg.topic, table, f"{bad.category}: {bad.reason}", msg.payload), msg.ack))
@@ -640,17 +646,14 @@ class PitService:
                 ack.ready = True
         for _, ack in rejects:
             self._done(ack)
-        self._count("events_archived", len(stored.new))
-        self._count("events_duplicate", stored.duplicates)
         refused = stored.refused_keys
-        for reject in stored.conflicts:
-            self._count("rejected")
-            self._count(SEQ_BACKWARDS)
+        for reject in [*stored.conflicts, *stored.refused]:
             self._warn("pit service: %s", reject.reason)
-        for reject in stored.refused:
-            self._count("rejected")
-            self._count(NOT_STORABLE)
-            self._warn("pit service: %s", reject.reason)
+        # The warnings first, then the batch's counters in one step: whoever sees a counter move
+        # (service.wait, the status) sees its log line written and the whole batch counted.
+        self._count_many({"events_archived": len(stored.new), "events_duplicate": stored.duplicates,
+                          "rejected": len(stored.conflicts) + len(stored.refused),
+                          SEQ_BACKWARDS: len(stored.conflicts), NOT_STORABLE: len(stored.refused)})
         now = time.monotonic()
         advanced: dict[str, int] = {}
         for p in pending.values():
@@ -785,8 +788,13 @@ class PitService:
                     self._overdue(t, now)
                 elif out is None and t.open and t.replays.not_before and now >= t.replays.not_before:
                     self._pump(t, now)
-            except ArchiveError as exc:
+            except ArchiveDown as exc:
                 self._db_lost(exc)
+            except ArchiveError as exc:
+                # PostgreSQL refused this table's step (the connection is fine): the other tables'
+                # checks go on, and so does this table's at its next event.
+                self._count("internal_errors")
+                self._warn("pit service: table %s: %s; its gap check waits for its next event", t.name, exc)
         if self._rejects or self._pending:
             self._flush()
 
@@ -845,6 +853,14 @@ class PitService:
             with self._count_lock:
                 self._counts[name] = self._counts.get(name, 0) + n
                 self._count_lock.notify_all()
+
+    def _count_many(self, counts: dict[str, int]) -> None:
+        """Several counters moved at once, so no reader sees one of them moved and not the others."""
+        with self._count_lock:
+            for name, n in counts.items():
+                if n:
+                    self._counts[name] = self._counts.get(name, 0) + n
+            self._count_lock.notify_all()
 
     def _set(self, name: str, value: int) -> None:
         with self._count_lock:

@@ -154,6 +154,9 @@ class FakeTable:
         """When set, every cmd/replay is refused with this error."""
         self.replay_skips: set[int] = set()
         """Seqs a replay leaves out (as a damaged journal row is)."""
+        self.unanswered = 0
+        """The next this many cmd/replay requests get no answer (a reply slower than the pit's
+        reply timeout, made certain): the pit asks again."""
         self.cond = threading.Condition()
         subscribed = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"fake-{table}", protocol=mqtt.MQTTv5)
@@ -202,6 +205,9 @@ class FakeTable:
             self.requests.append(req)
             self.cond.notify_all()
             held = dict(self.published)
+            if self.unanswered > 0:
+                self.unanswered -= 1
+                return
         reply: dict[str, Any] = {"id": req["id"], "command": "replay"}
         if self.refuse is not None:
             reply |= {"ok": False, "error": self.refuse}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -15,6 +17,7 @@ from controller.pit.archive import (
     ArchivedEvent,
     ArchiveDown,
     ArchiveError,
+    ArchiveRefused,
     Batch,
     Reject,
     migrations,
@@ -216,7 +219,12 @@ def test_advance_never_moves_archived_to_back(archive, pg_url):
     assert _rows(pg_url, "SELECT archived_to FROM tables") == [(7,)]
 
 
-def test_a_lost_connection_is_archive_down(archive, postgres):
+def test_a_lost_connection_is_archive_down(archive, pg_url, postgres):
+    # The test server runs with synchronous_commit and fsync off: a crash forgets its last commits
+    # (here, at times, the migrations: the store after the restart found no table "events").
+    # What was committed is made to survive the crash, as on a real server.
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CHECKPOINT")
     postgres.stop("immediate")
     try:
         with pytest.raises(ArchiveDown):
@@ -225,4 +233,57 @@ def test_a_lost_connection_is_archive_down(archive, postgres):
     finally:
         postgres.start()
     archive.connect()
+    assert archive.store(Batch([_event(1)])).new == [("bac-01", 1)]
+
+
+def test_a_commit_whose_acknowledgement_was_lost_counts_once_as_stored(archive, pg_url, monkeypatch):
+    """The commit went through but the connection dropped before its answer came: the caller saw
+    ArchiveDown and stores the batch again. PostgreSQL is asked what became of that transaction:
+    it committed, so its events are new (not duplicates) and its rejects are not stored twice."""
+    reject = Reject("casino/bac-01/event/table", "bac-01", "malformed: not JSON", b"{")
+    batch = Batch([_event(1), _event(2)], [reject])
+    conn = archive._conn
+    real = conn.transaction
+
+    @contextmanager
+    def answer_lost(*args, **kw) -> Iterator[object]:
+        with real(*args, **kw) as tx:
+            yield tx
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+    monkeypatch.setattr(conn, "transaction", answer_lost)
+    with pytest.raises(ArchiveDown):
+        archive.store(batch)
+    monkeypatch.undo()
+    assert _rows(pg_url, "SELECT seq FROM events ORDER BY seq") == [(1,), (2,)], "the commit went through"
+    archive.connect()
+    again = archive.store(Batch([*batch.events, _event(3)], [reject]))
+    assert sorted(again.new) == [("bac-01", 1), ("bac-01", 2), ("bac-01", 3)] and again.duplicates == 0, again
+    assert _rows(pg_url, "SELECT count(*) FROM rejects") == [(1,)]
+    assert archive.store(Batch([_event(1)])).duplicates == 1, "settled once: a later copy is a duplicate"
+
+
+def test_seqs_at_the_end_of_bigint_are_checked_and_a_refusal_is_an_archive_error(archive):
+    """The end mark of the hole search is upto + 1: at seq 2**63 - 1 it must not overflow. And what
+    PostgreSQL refuses is an ArchiveError (the service's timers catch those), never a bare psycopg
+    error, with the connection kept."""
+    top = 2**63 - 1
+    archive.store(Batch([_event(1)], statuses={"bac-01": {"table": "bac-01", "birth": 1}}))
+    check = archive.check_gaps("bac-01", top)
+    assert check.opened == [(2, top)] and check.archived_to == top
+    assert archive.missing_in("bac-01", top, top) == [(top, top)]
+    with pytest.raises(ArchiveRefused):
+        archive.advance({"bac-01": top + 1})  # a seq beyond bigint
+    assert archive.connected
+    assert archive.store(Batch([_event(2)])).new == [("bac-01", 2)]
+
+
+def test_a_batch_refused_for_no_row_of_its_own_is_an_error_not_refused_rows(archive, pg_url):
+    """A statement refused for a reason no row is to blame for (here the table is missing) must not
+    make every event a refused one, acknowledged and never stored: the store fails, to be tried again."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE events RENAME TO events_away")
+    with pytest.raises(ArchiveRefused):
+        archive.store(Batch([_event(1)]))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE events_away RENAME TO events")
     assert archive.store(Batch([_event(1)])).new == [("bac-01", 1)]

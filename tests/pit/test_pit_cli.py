@@ -199,3 +199,15 @@ def test_a_board_port_in_use_is_one_line(pg_url):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         _one_line(_run("--db", pg_url, "--http", f"127.0.0.1:{taken.getsockname()[1]}"), 2, "cannot serve the board")
+
+
+@pytest.mark.parametrize("command", ["pit", "report"])
+@pytest.mark.parametrize("url", ["postgresql://pit:s3cret@[host/db", "postgresql://pit:s3cret@127.0.0.1:1/db"])
+def test_a_password_in_the_db_url_is_never_printed(command, url):
+    """Neither the URL (parsed or not) nor libpq's message quoting it shows the password."""
+    proc = subprocess.run([*TABLECTL, command, "--db", url, *(["--broker", "127.0.0.1:1"] if command == "pit" else [])],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "s3cret" not in proc.stdout + proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl {command}: "), proc.stderr
