@@ -30,7 +30,7 @@ checking it, and a refusal names no code entered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from games.cards import Card
 from games.draw import irregularities as irr
@@ -39,7 +39,7 @@ from games.draw.options import DrawOptions
 from games.draw.stub import HAND, MAX_DRAW, DrawError, DrawPlan, describe, draw_order, plan_draw
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.entries import seat_key
-from games.poker.pitched import PitchedRound, money
+from games.poker.pitched import BlindsRound, money
 from games.poker.positions import Positions, first_to_act, left_of
 from games.poker.time_clock import TimeClock, collect_phrase
 from games.round import Emit, Refused
@@ -49,12 +49,11 @@ STUB_RULE = ("if the stub runs short, the last card may not be dealt: at the las
              "cut, burn one card and complete the draw (TOO FEW CARDS FOR THE DRAW)")
 
 
-class DrawRound(PitchedRound):
+class DrawRound(BlindsRound):
     """Draw Poker & Low-Ball's round machine (API: docs/internals.md)."""
 
     game = "draw"
     TABLE = "Draw Poker"
-    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "small_blind", "big_blind")
 
     def __init__(self, options: DrawOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
@@ -269,23 +268,6 @@ class DrawRound(PitchedRound):
         redeal = f" (it redeals hand {self.redeal_of})" if self.redeal_of is not None else ""
         return (f"Hand {self.round}{redeal}: button seat {pos.button}, {money(self.options.blinds[-1])} blind seat "
                 f"{pos.blinds[-1]}, {len(self.players)} players; press deal to start the hand.")
-
-    def _seats_changed(self, name: str, seat: int) -> None:
-        if name == "sit_in":
-            if self.last is not None:
-                self.waiting[seat] = "new"   # positions.deal_in: not dealt in the middle of the blinds
-        else:
-            self.waiting.pop(seat, None)
-        if self.state == "betting":      # before the deal: this hand's positions follow at once
-            self._place_positions()
-
-    def _light_seats(self) -> dict[str, list[int]]:
-        seats = super()._light_seats()
-        pos = self.pos
-        if pos is None or self.state in ("closed", "deck_check"):
-            return {**seats, "dealer_button": [], "small_blind": [], "big_blind": []}
-        return {**seats, "dealer_button": [pos.button], "small_blind": [s for s in pos.blinds[:-1] if s is not None],
-                "big_blind": [s for s in pos.blinds[-1:] if s is not None]}
 
     # --- the draws, entered by the dealer or the pit ----------------------------------------
 

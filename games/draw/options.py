@@ -28,6 +28,7 @@ from games.options import OptionError, whole_number
 from games.poker import deal_plan
 from games.poker.economics import ALLOWED, Economics
 from games.poker.positions import BUTTON_RULES
+from games.poker.table_options import check_seats_in, economics_for
 
 VARIANTS: tuple[str, ...] = ("draw", "lowball")
 """High Draw Poker with the bug, and Low-Ball ace to five with the joker (rules 4, 6, 7)."""
@@ -102,18 +103,9 @@ class DrawOptions:
             raise OptionError("first_blind", f"must be a seat, 1 to {self.seats}, not {self.first_blind}")
         if self.button_rule not in BUTTON_RULES:
             raise OptionError("button_rule", f"must be one of {', '.join(BUTTON_RULES)}, not {self.button_rule!r}")
-        if self.seats_in is not None:
-            bad = [s for s in self.seats_in if isinstance(s, bool) or not isinstance(s, int)
-                   or not 1 <= s <= self.seats]
-            if bad:
-                raise OptionError("seats_in", f"{bad[0]!r} is not a seat of a {self.seats}-seat table")
-            if len(set(self.seats_in)) != len(self.seats_in):
-                raise OptionError("seats_in", "a seat is listed twice")
+        check_seats_in(self.seats_in, self.seats)
         schedule = ALLOWED[self.variant][0] if self.schedule is None else self.schedule
-        try:
-            economics = Economics.from_mapping({"game": self.variant, "schedule": schedule})
-        except OptionError as exc:
-            raise OptionError("schedule" if exc.field in ("economics", "game") else exc.field, exc.why) from None
+        economics = economics_for(self.variant, schedule)
         object.__setattr__(self, "economics", economics)
         object.__setattr__(self, "plan", deal_plan.plan(self.variant))
 

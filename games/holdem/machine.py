@@ -35,23 +35,22 @@ what the pit enters for the showdown, after checking it, and a refusal names no 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from games.cards import Card
 from games.holdem import rules
 from games.holdem.options import HoldemOptions
 from games.poker.deal_plan import Step as PlanStep
-from games.poker.pitched import PitchedRound, money
+from games.poker.pitched import BlindsRound, money
 from games.poker.positions import Positions, first_to_act, left_of
 from games.round import Emit, Refused
 
 
-class HoldemRound(PitchedRound):
+class HoldemRound(BlindsRound):
     """The Hold'em family's round machine (API: docs/internals.md)."""
 
     game = "holdem"
     TABLE = "Hold'em"
-    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "small_blind", "big_blind")
 
     def __init__(self, options: HoldemOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
@@ -147,23 +146,6 @@ class HoldemRound(PitchedRound):
         assert pos is not None
         return (f"Hand {self.round}: button seat {pos.button}, big blind seat {pos.blinds[-1]}, "
                 f"{len(self.players)} players; press deal to start the hand.")
-
-    def _seats_changed(self, name: str, seat: int) -> None:
-        if name == "sit_in":
-            if self.last is not None:
-                self.waiting[seat] = "new"   # positions.deal_in: not dealt in the middle of the blinds
-        else:
-            self.waiting.pop(seat, None)
-        if self.state == "betting":      # before the deal: this hand's positions follow at once
-            self._place_positions()
-
-    def _light_seats(self) -> dict[str, list[int]]:
-        seats = super()._light_seats()
-        pos = self.pos
-        if pos is None or self.state in ("closed", "deck_check"):
-            return {**seats, "dealer_button": [], "small_blind": [], "big_blind": []}
-        return {**seats, "dealer_button": [pos.button], "small_blind": [s for s in pos.blinds[:-1] if s is not None],
-                "big_blind": [s for s in pos.blinds[-1:] if s is not None]}
 
     # --- the showdown, entered by the pit -------------------------------------------------
 

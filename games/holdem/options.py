@@ -24,6 +24,7 @@ from games.poker import deal_plan
 from games.poker.deal_plan import HOLDEM_FAMILY
 from games.poker.economics import ALLOWED, Economics
 from games.poker.positions import BUTTON_RULES
+from games.poker.table_options import check_seats_in, economics_for
 
 VARIANTS: tuple[str, ...] = tuple(HOLDEM_FAMILY)
 """holdem, holdem_hi_lo, pineapple, pineapple_hi_lo, crazy_pineapple, crazy_pineapple_hi_lo, omaha,
@@ -80,13 +81,7 @@ class HoldemOptions:
             raise OptionError("button", f"must be a seat, 1 to {self.seats}, not {self.button}")
         if self.button_rule not in BUTTON_RULES:
             raise OptionError("button_rule", f"must be one of {', '.join(BUTTON_RULES)}, not {self.button_rule!r}")
-        if self.seats_in is not None:
-            bad = [s for s in self.seats_in if isinstance(s, bool) or not isinstance(s, int)
-                   or not 1 <= s <= self.seats]
-            if bad:
-                raise OptionError("seats_in", f"{bad[0]!r} is not a seat of a {self.seats}-seat table")
-            if len(set(self.seats_in)) != len(self.seats_in):
-                raise OptionError("seats_in", "a seat is listed twice")
+        check_seats_in(self.seats_in, self.seats)
         try:
             plan = deal_plan.plan(self.variant, pineapple_discard=self.pineapple_discard)  # type: ignore[arg-type]
         except ValueError as exc:
@@ -96,10 +91,7 @@ class HoldemOptions:
         except ValueError as exc:
             raise OptionError("seats", str(exc).split(": ", 1)[-1]) from None
         schedule = ALLOWED[self.variant][0] if self.schedule is None else self.schedule
-        try:
-            economics = Economics.from_mapping({"game": self.variant, "schedule": schedule})
-        except OptionError as exc:
-            raise OptionError("schedule" if exc.field in ("economics", "game") else exc.field, exc.why) from None
+        economics = economics_for(self.variant, schedule)
         object.__setattr__(self, "economics", economics)
         object.__setattr__(self, "plan", plan)
 

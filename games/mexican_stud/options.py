@@ -29,6 +29,7 @@ from games.decks import DeckSpec, stripped
 from games.options import OptionError, whole_number
 from games.poker import deal_plan
 from games.poker.economics import JACKPOT_MIN_PLAYERS, Economics
+from games.poker.table_options import check_seats_in, economics_for
 
 GAME = "mexican_stud"
 """The game's name in games.poker (deal_plan, bring_in, economics, showdown)."""
@@ -83,13 +84,7 @@ class MexicanOptions:
         whole_number("button", self.button)
         if not 1 <= self.button <= self.seats:
             raise OptionError("button", f"must be a seat, 1 to {self.seats}, not {self.button}")
-        if self.seats_in is not None:
-            bad = [s for s in self.seats_in if isinstance(s, bool) or not isinstance(s, int)
-                   or not 1 <= s <= self.seats]
-            if bad:
-                raise OptionError("seats_in", f"{bad[0]!r} is not a seat of a {self.seats}-seat table")
-            if len(set(self.seats_in)) != len(self.seats_in):
-                raise OptionError("seats_in", "a seat is listed twice")
+        check_seats_in(self.seats_in, self.seats)
         if self.forced_bet_tie not in TIES:
             raise OptionError("forced_bet_tie", f"must be one of {', '.join(TIES)}, not {self.forced_bet_tie!r}")
         if self.schedule is None:
@@ -102,10 +97,7 @@ class MexicanOptions:
         if isinstance(self.schedule, Mapping) and self.schedule.get("basis") == "condition":
             raise OptionError("schedule.basis", f"a Mexican Stud collection is one of {', '.join(BASES)}: "
                                                 "'condition' is Panguingue's")
-        try:
-            economics = Economics.from_mapping({"game": GAME, "schedule": self.schedule})
-        except OptionError as exc:
-            raise OptionError("schedule" if exc.field in ("economics", "game") else exc.field, exc.why) from None
+        economics = economics_for(GAME, self.schedule)
         took = economics.schedule
         if took.jackpot and took.jackpot_min_players < JACKPOT_MIN_PLAYERS:
             raise OptionError("schedule.jackpot_min_players",

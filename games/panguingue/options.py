@@ -30,6 +30,7 @@ from games.panguingue.rules import NINE_CARDS
 from games.poker import deal_plan
 from games.poker.deal_plan import Step as PlanStep
 from games.poker.economics import ALLOWED, Economics
+from games.poker.table_options import check_seats_in, economics_for
 
 MAX_SEATS = 10
 PAN_DECKS: tuple[int, ...] = (8, 10)
@@ -94,19 +95,9 @@ class PanOptions:
             raise OptionError("first_seat", f"must be a seat, 1 to {self.seats}, not {self.first_seat}")
         if self.nine_cards not in NINE_CARDS:
             raise OptionError("nine_cards", f"must be one of {', '.join(NINE_CARDS)}, not {self.nine_cards!r}")
-        if self.seats_in is not None:
-            bad = [s for s in self.seats_in if isinstance(s, bool) or not isinstance(s, int)
-                   or not 1 <= s <= self.seats]
-            if bad:
-                raise OptionError("seats_in", f"{bad[0]!r} is not a seat of a {self.seats}-seat table")
-            if len(set(self.seats_in)) != len(self.seats_in):
-                raise OptionError("seats_in", "a seat is listed twice")
+        check_seats_in(self.seats_in, self.seats)
         schedule = ALLOWED["panguingue"][0] if self.schedule is None else self.schedule
-        try:
-            economics = Economics.from_mapping({"game": "panguingue", "schedule": schedule,
-                                                "condition": self.condition})
-        except OptionError as exc:
-            raise OptionError("schedule" if exc.field in ("economics", "game") else exc.field, exc.why) from None
+        economics = economics_for("panguingue", schedule, condition=self.condition)
         plan = deal_plan.plan("panguingue", pan_decks=self.pan_decks)
         deal_plan.check_deck("panguingue", self.seats, pan_decks=self.pan_decks)   # ten seats leave plenty
         object.__setattr__(self, "spec", pan_spec(self.pan_decks))

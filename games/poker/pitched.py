@@ -10,7 +10,7 @@ each step, the showdown -- is the subclass's (games.holdem, games.stud).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.poker.deal_plan import Step as PlanStep
@@ -138,3 +138,37 @@ class PitchedRound(Steps, RoundMachine):
             return {}
         everyone = set(range(1, self.seats + 1))
         return {"sit_out": sorted(self.seated), "sit_in": sorted(everyone - self.seated)}
+
+
+class BlindsRound(PitchedRound):
+    """A pitched game with a dealer button and blinds (Hold'em, Draw & Low-Ball): the seat lights
+    show the button and the blinds, and a seat sitting in waits rather than be dealt in the middle
+    of the blinds (games.poker.positions.deal_in). Subclasses keep ``pos`` (this hand's
+    :class:`~games.poker.positions.Positions`), ``last`` (the last completed hand's), ``waiting``,
+    and give :meth:`_place_positions`."""
+
+    LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "small_blind", "big_blind")
+
+    pos: Any
+    last: Any
+    waiting: dict[int, str]
+
+    def _place_positions(self) -> None:
+        raise NotImplementedError
+
+    def _seats_changed(self, name: str, seat: int) -> None:
+        if name == "sit_in":
+            if self.last is not None:
+                self.waiting[seat] = "new"   # positions.deal_in: not dealt in the middle of the blinds
+        else:
+            self.waiting.pop(seat, None)
+        if self.state == "betting":      # before the deal: this hand's positions follow at once
+            self._place_positions()
+
+    def _light_seats(self) -> dict[str, list[int]]:
+        seats = super()._light_seats()
+        pos = self.pos
+        if pos is None or self.state in ("closed", "deck_check"):
+            return {**seats, "dealer_button": [], "small_blind": [], "big_blind": []}
+        return {**seats, "dealer_button": [pos.button], "small_blind": [s for s in pos.blinds[:-1] if s is not None],
+                "big_blind": [s for s in pos.blinds[-1:] if s is not None]}

@@ -22,6 +22,7 @@ from games.decks import DeckSpec, standard
 from games.options import OptionError, whole_number
 from games.poker import deal_plan
 from games.poker.economics import ALLOWED, Economics
+from games.poker.table_options import check_seats_in, economics_for
 
 GAME_OF: dict[str, str] = {"seven_card_stud": "stud", "stud_hi_lo": "stud_hi_lo", "razz": "razz"}
 """The variant's name in games.poker (deal_plan, bring_in, economics, showdown)."""
@@ -64,18 +65,9 @@ class StudOptions:
             raise OptionError("seats", f"a Stud table has 2 to {MAX_SEATS} seats, not {self.seats}")
         if self.variant not in VARIANTS:
             raise OptionError("variant", f"must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
-        if self.seats_in is not None:
-            bad = [s for s in self.seats_in if isinstance(s, bool) or not isinstance(s, int)
-                   or not 1 <= s <= self.seats]
-            if bad:
-                raise OptionError("seats_in", f"{bad[0]!r} is not a seat of a {self.seats}-seat table")
-            if len(set(self.seats_in)) != len(self.seats_in):
-                raise OptionError("seats_in", "a seat is listed twice")
+        check_seats_in(self.seats_in, self.seats)
         schedule = ALLOWED[self.game][0] if self.schedule is None else self.schedule
-        try:
-            economics = Economics.from_mapping({"game": self.game, "schedule": schedule})
-        except OptionError as exc:
-            raise OptionError("schedule" if exc.field in ("economics", "game") else exc.field, exc.why) from None
+        economics = economics_for(self.game, schedule)
         object.__setattr__(self, "economics", economics)
         object.__setattr__(self, "plan", deal_plan.plan(self.game))
 
