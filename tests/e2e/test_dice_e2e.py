@@ -86,10 +86,14 @@ def test_every_cup_fault_on_the_wire_and_the_round_waits_for_a_valid_shake(dice_
         assert code in codes, f"{code} not raised: {codes}"
     assert {a["severity"] for a in alarms if a["code"] != "cup_stall"} == {"fault"}
     assert next(a for a in alarms if a["code"] == "cup_stall")["severity"] == "warning"
-    # each fault but the stall cost a shake: the dealer shook again when the prompt came back
+    # each fault but the stall cost a shake: the dealer shook again when the prompt came back. The
+    # unplug costs one only if the dealer shook into the dead cup; if he saw it unplugged first he
+    # held the prompt (stats "held") and shook once it was back (a slow machine, CI run at 13:38).
     throws = [e for e in events if e["kind"] == "dice"]
     assert len(throws) == len(results(events)) or len(throws) == len(results(events)) + 1
-    assert table.dealer.stats.actions.get("dice", 0) >= len(throws) + 5
+    held = table.dealer.stats.actions.get("held", 0)
+    assert held <= 1, "only the unplug takes the cup away"
+    assert table.dealer.stats.actions.get("dice", 0) >= len(throws) + 5 - held
     cup = [e["data"] for e in events if e["kind"] == "device" and e["data"]["device"] == "cup"]
     assert [d["status"] for d in cup][:3] == ["online", "fault", "fault"]     # die on edge, bad report
     assert {"offline", "online"} <= {d["status"] for d in cup[3:]}
