@@ -30,7 +30,7 @@ checking it, and a refusal names no code entered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.draw import irregularities as irr
@@ -51,6 +51,13 @@ STUB_RULE = ("if the stub runs short, the last card may not be dealt: at the las
 
 class DrawRound(BlindsRound):
     """Draw Poker & Low-Ball's round machine (API: docs/internals.md)."""
+
+    RESET_ACTION: ClassVar[str] = ("check the button's seat; the first hand puts the first blind on the configured "
+                                   "seat")
+    SEATED_BEYOND_TABLE_DROPS: ClassVar[bool] = False
+
+    def _restored_fits(self, restored: Positions) -> bool:
+        return len(restored.spots) == len(self.options.blinds)
 
     game = "draw"
     TABLE = "Draw Poker"
@@ -464,39 +471,6 @@ class DrawRound(BlindsRound):
                 "showdown": self.evaluation}
 
     # --- restart and snapshot -------------------------------------------------------------
-
-    def save(self) -> dict:
-        data = super().save()
-        last = self.last
-        data["draw"] = {"seated": sorted(self.seated), "waiting": {str(k): v for k, v in sorted(self.waiting.items())},
-                        "last": None if last is None else {"button": last.button, "spots": list(last.spots),
-                                                           "blinds": list(last.blinds), "dead_button": last.dead_button}}
-        return data
-
-    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
-        """The seats in and the last hand's button go on across a restart (the button keeps moving
-        one place per completed hand); a saved picture that does not fit this table is dropped."""
-        super().restore(saved, stopped_in)
-        mine = saved.get("draw")
-        if not isinstance(mine, Mapping):
-            return
-        try:
-            seated = {int(s) for s in mine["seated"]}
-            last = mine.get("last")
-            restored = None if last is None else Positions(
-                int(last["button"]), tuple(last["spots"]), tuple(last["blinds"]), bool(last["dead_button"]))
-            if restored is not None and len(restored.spots) != len(self.options.blinds):
-                raise ValueError("another number of blinds")
-            seats = [*seated, *([] if restored is None else (restored.button, *restored.spots, *restored.blinds))]
-            if not all(s is None or 1 <= s <= self.seats for s in seats):
-                raise ValueError("a seat beyond this table")
-            waiting = {int(k): v for k, v in dict(mine.get("waiting", {})).items() if v == "new"}
-        except (KeyError, TypeError, ValueError):
-            self._alarm("draw_positions_reset", "warning",
-                        "the button and the seats in could not be carried over from before the restart",
-                        action="check the button's seat; the first hand puts the first blind on the configured seat")
-            return
-        self.seated, self.last, self.waiting = seated, restored, waiting
 
     def _snapshot_game(self) -> dict:
         pos = self.pos

@@ -35,7 +35,7 @@ what the pit enters for the showdown, after checking it, and a refusal names no 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from games.cards import Card
 from games.holdem import rules
@@ -48,6 +48,8 @@ from games.round import Emit, Refused
 
 class HoldemRound(BlindsRound):
     """The Hold'em family's round machine (API: docs/internals.md)."""
+
+    RESET_ACTION: ClassVar[str] = "check the button's seat; the first hand puts it on the configured seat"
 
     game = "holdem"
     TABLE = "Hold'em"
@@ -202,37 +204,6 @@ class HoldemRound(BlindsRound):
         return {"button": self.pos.button if self.pos else None, **data, "showdown": self.evaluation}
 
     # --- restart and snapshot -------------------------------------------------------------
-
-    def save(self) -> dict:
-        data = super().save()
-        last = self.last
-        data["holdem"] = {"seated": sorted(self.seated), "waiting": dict(sorted((str(k), v) for k, v in self.waiting.items())),
-                          "last": None if last is None else {"button": last.button, "spots": list(last.spots),
-                                                             "blinds": list(last.blinds), "dead_button": last.dead_button}}
-        return data
-
-    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
-        """The seats in and the last hand's button go on across a restart (the button keeps moving
-        one place per completed hand); a saved picture that does not fit this table is dropped."""
-        super().restore(saved, stopped_in)
-        mine = saved.get("holdem")
-        if not isinstance(mine, Mapping):
-            return
-        try:
-            seated = {int(s) for s in mine["seated"] if 1 <= int(s) <= self.seats}
-            last = mine.get("last")
-            restored = None if last is None else Positions(
-                int(last["button"]), tuple(last["spots"]), tuple(last["blinds"]), bool(last["dead_button"]))
-            if restored is not None and not all(s is None or 1 <= s <= self.seats
-                                                for s in (restored.button, *restored.spots, *restored.blinds)):
-                raise ValueError("a seat beyond this table")
-            waiting = {int(k): v for k, v in dict(mine.get("waiting", {})).items() if v == "new"}
-        except (KeyError, TypeError, ValueError):
-            self._alarm("holdem_positions_reset", "warning",
-                        "the button and the seats in could not be carried over from before the restart",
-                        action="check the button's seat; the first hand puts it on the configured seat")
-            return
-        self.seated, self.last, self.waiting = seated, restored, waiting
 
     def _snapshot_game(self) -> dict:
         pos = self.pos

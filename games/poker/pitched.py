@@ -10,10 +10,12 @@ each step, the showdown -- is the subclass's (games.holdem, games.stud).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.cards import Card
 from games.poker.deal_plan import Step as PlanStep
+from games.poker.positions import Positions
 from games.round import DeviceRole, RoundMachine
 from games.round.steps import PressDue, Steps
 
@@ -149,8 +151,14 @@ class BlindsRound(PitchedRound):
 
     LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "small_blind", "big_blind")
 
-    pos: Any
-    last: Any
+    RESET_ACTION: ClassVar[str] = "check the button's seat"
+    """What the alarm asks when the saved button and seats could not be carried over a restart."""
+    SEATED_BEYOND_TABLE_DROPS: ClassVar[bool] = True
+    """A saved seat in beyond this table: dropped quietly (Hold'em), or the whole picture reset
+    with an alarm (Draw)."""
+
+    pos: Positions | None
+    last: Positions | None
     waiting: dict[int, str]
 
     def _place_positions(self) -> None:
@@ -172,3 +180,46 @@ class BlindsRound(PitchedRound):
             return {**seats, "dealer_button": [], "small_blind": [], "big_blind": []}
         return {**seats, "dealer_button": [pos.button], "small_blind": [s for s in pos.blinds[:-1] if s is not None],
                 "big_blind": [s for s in pos.blinds[-1:] if s is not None]}
+
+    def _restored_fits(self, restored: Positions) -> bool:
+        """Whether a saved last hand's positions suit this table's options (Draw: its blinds)."""
+        return True
+
+    # --- restart: the seats in and the last hand's button go on --------------------------
+
+    def save(self) -> dict:
+        data = super().save()
+        last = self.last
+        data[self.game] = {"seated": sorted(self.seated),
+                           "waiting": {str(k): v for k, v in sorted(self.waiting.items())},
+                           "last": None if last is None else {"button": last.button, "spots": list(last.spots),
+                                                              "blinds": list(last.blinds),
+                                                              "dead_button": last.dead_button}}
+        return data
+
+    def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
+        """The seats in and the last hand's button go on across a restart (the button keeps moving
+        one place per completed hand); a saved picture that does not fit this table is dropped."""
+        super().restore(saved, stopped_in)
+        mine = saved.get(self.game)
+        if not isinstance(mine, Mapping):
+            return
+        try:
+            seated = {int(s) for s in mine["seated"]}
+            if self.SEATED_BEYOND_TABLE_DROPS:
+                seated = {s for s in seated if 1 <= s <= self.seats}
+            last = mine.get("last")
+            restored = None if last is None else Positions(
+                int(last["button"]), tuple(last["spots"]), tuple(last["blinds"]), bool(last["dead_button"]))
+            if restored is not None and not self._restored_fits(restored):
+                raise ValueError("another number of blinds")
+            seats = [*seated, *([] if restored is None else (restored.button, *restored.spots, *restored.blinds))]
+            if not all(s is None or 1 <= s <= self.seats for s in seats):
+                raise ValueError("a seat beyond this table")
+            waiting = {int(k): v for k, v in dict(mine.get("waiting", {})).items() if v == "new"}
+        except (KeyError, TypeError, ValueError):
+            self._alarm(f"{self.game}_positions_reset", "warning",
+                        "the button and the seats in could not be carried over from before the restart",
+                        action=self.RESET_ACTION)
+            return
+        self.seated, self.last, self.waiting = seated, restored, waiting
