@@ -198,6 +198,12 @@ class RoundMachine:
         self.fault: Fault | None = None
         self._device_note: str | None = None  # a device fault the current prompt must mention
         self.down: dict[str, str] = {}  # role -> why it cannot work now (offline, link lost)
+        self.unsettled: dict[str, int] = {}
+        """Card-reading role -> the voided round whose reads it has not yet shown all arrived: a
+        card it delivers before that proof was drawn for the voided round (see :meth:`_void`)."""
+        self._unsettled_reshuffled: set[str] = set()
+        """Those of :attr:`unsettled` whose voided round's cards went back into a shuffle since:
+        a late card of theirs is in the new count already, so the ledger does not take it again."""
         self._shown_prompt: dict | None = None  # the prompt published last
         self._resuming_with_held = False
         self.machine = Machine(
@@ -414,7 +420,25 @@ class RoundMachine:
         handler(role, **data)
 
     def _input_card_drawn(self, role: str, card: Card, read: int | None = None) -> None:
+        voided = self.unsettled.get(role)
+        if voided is not None:
+            self._burn_late(role, card, voided)
+            return
         self.card(card)
+
+    def _burn_late(self, role: str, card: Card, voided: int) -> None:
+        """A card the reader read before the round it was drawn for was voided, delivered only now
+        (its line was down; it keeps a read until acknowledged). It belongs to the voided round:
+        it left the shoe (the ledger takes it, unless the cards were shuffled since and counted
+        with it) and is burned, never dealt into a later round. Its identity is not published:
+        the voided round never turned it up."""
+        if role not in self._unsettled_reshuffled:
+            self.ledger.take(card)
+        self._alarm("voided_round_card", "warning",
+                    f"a card the {role} read for round {voided}, which was voided while its line was down, "
+                    "arrived only now: it is burned with that round's cards and dealt to no later round",
+                    expected=self._expected_text(),
+                    action=f"put the card drawn for round {voided} with the discards")
 
     def _input_deck_verified(self, role: str, cards: Sequence[Card], unreadable: int = 0) -> None:
         self.deck_checked(cards, unreadable)
@@ -446,6 +470,9 @@ class RoundMachine:
     def _input_reads_accounted(self, role: str, count: int = 0) -> None:
         """Every card the reader says it read has arrived: a round it faulted may resume."""
         fault = self.fault
+        self._unsettled_reshuffled.discard(role)
+        if self.unsettled.pop(role, None) is not None and self.state != "closed":
+            self._publish_prompt_if_changed()  # the next round may deal: no read of the voided one is on the way
         if self.state == "fault" and fault is not None and fault.unproven == role:
             fault.unproven = None
             fault.resume_note = f"the {role} is back and every card it read arrived: the pit may resume"
@@ -455,7 +482,9 @@ class RoundMachine:
         """A device the next step cannot do without, and why it cannot work now. No prompt asks
         for a card while the role that reads it is down, nor for a deck check or a shuffle while
         the role that does them is: the table waits, and its prompt says for what."""
-        for role, why in sorted(self.down.items()):
+        unsettled = {role: f"has not yet shown that every card it read for voided round {voided} arrived"
+                     for role, voided in self.unsettled.items()}
+        for role, why in sorted({**unsettled, **self.down}.items()):
             policy = self.ROLES.get(role)
             if policy is None:
                 continue
@@ -506,6 +535,7 @@ class RoundMachine:
         self._emit("shuffle", {"ok": ok, "count": count, "expected": self.spec.size})
         if ok:
             self.ledger.refill()
+            self._unsettled_reshuffled.update(self.unsettled)
             self._shuffled_ok()
             self._fire("shuffled_ok")
             return
@@ -578,6 +608,11 @@ class RoundMachine:
         card that is face up by then, and an alarm names no card.
         """
         del detail  # see the docstring: the controller's ``device`` event carries it
+        if code == "cards_lost" and self.unsettled.pop(device, None) is not None:
+            self._unsettled_reshuffled.discard(device)
+            # The reader restarted or lost reads: the voided round's card will never come, so
+            # nothing is on the way any more (the warning below says it was lost).
+            self._publish_prompt_if_changed()
         state = self.state
         role = self.ROLES.get(device)
         alarm = _alarm_code(device, code)
@@ -732,7 +767,16 @@ class RoundMachine:
         return self.state == "fault" and self.fault is not None and self.fault.origin in ROUND_STATES
 
     def _void(self, reason: str, by: str) -> None:
-        self._emit("void", {"round": self.round, "reason": reason, "by": by})
+        """Void the round. Cards the machine received for it but never dealt (held while the line
+        was down, offending cards of the fault) are burned with it and counted in the event; a
+        reader whose line went down in the round and has not shown that every card it read arrived
+        may still deliver one, and until it has (``reads_accounted``) such a card is burned too
+        and no card is asked for: the next round never starts on the voided round's card."""
+        fault = self.fault
+        burned = len(fault.cards) + len(fault.held) if fault is not None else 0
+        if fault is not None and fault.unproven is not None and self.round is not None:
+            self.unsettled[fault.unproven] = self.round
+        self._emit("void", {"round": self.round, "reason": reason, "by": by, "cards_burned": burned})
         self._clear_layout()
         self.action_seat = None
         self.fault = None

@@ -518,7 +518,7 @@ def test_copy_too_many_during_dealing_is_a_fault():
     mark = t.mark()
     t.m.button("void")
     assert t.kinds(mark) == ["button", "void", "transition", "transition", "transition", "round_start", "prompt"]
-    assert t.all("void", mark) == [{"round": 1, "reason": "dealer pressed void", "by": "dealer"}]
+    assert t.all("void", mark) == [{"round": 1, "reason": "dealer pressed void", "by": "dealer", "cards_burned": 1}]
     assert [d["to"] for d in t.all("transition", mark)] == ["voided", "ready", "betting"]
     assert t.m.state == "betting" and t.m.round == 2
     assert t.m.snapshot()["hands"] == {"player": [], "banker": []}
@@ -530,7 +530,7 @@ def test_void_from_fault_by_pit_after_unexpected_card():
     t.m.card(card("8H"))
     mark = t.mark()
     t.m.void("extra card drawn", "pit")
-    assert t.all("void", mark) == [{"round": 1, "reason": "extra card drawn", "by": "pit"}]
+    assert t.all("void", mark) == [{"round": 1, "reason": "extra card drawn", "by": "pit", "cards_burned": 1}]
     assert t.m.state == "betting"
     assert t.m.snapshot()["lights"]["seats"]["action"] == []
 
@@ -642,7 +642,7 @@ def test_shoe_card_fault_while_dealing_can_only_be_voided(code, what):
         t.m.resume("pit")
     assert t.m.state == "fault"
     t.m.button("void")
-    assert t.last("void") == {"round": 1, "reason": "dealer pressed void", "by": "dealer"}
+    assert t.last("void") == {"round": 1, "reason": "dealer pressed void", "by": "dealer", "cards_burned": 0}
     assert t.m.state == "betting" and t.m.round == 2
     assert_never_shown(t, 0, 0, "4S")
 
@@ -700,7 +700,7 @@ def test_pit_void_after_device_fault_hides_the_face_down_card():
     t.deal("AH 2D 3C 9S")  # P 4 draws; B 2 + 9 = 1: the 9S is face down
     t.m.device_fault("shoe", "double_card", "")
     t.m.void("two cards at once", "pit")
-    assert t.last("void") == {"round": 1, "reason": "two cards at once", "by": "pit"}
+    assert t.last("void") == {"round": 1, "reason": "two cards at once", "by": "pit", "cards_burned": 0}
     assert_never_shown(t, mark, 0, "9S")
 
 
