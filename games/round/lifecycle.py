@@ -351,6 +351,8 @@ class RoundMachine:
         if by not in VOID_BY:
             raise Refused(f"void by {by!r}: must be one of {', '.join(VOID_BY)}")
         if not self._voidable():
+            if self.state == "fault" and self.fault is not None and self.fault.origin == "result":
+                raise Refused(f"round {self.round} already has its result, which stands: resume to burn the card")
             if self.state == "fault":
                 raise Refused("no round in progress to void: resume to burn the card")
             if self.state == "result":
@@ -579,8 +581,10 @@ class RoundMachine:
             return
         expected = self._no_card_text()
         message = f"{card.code} drawn, but {expected}"
+        decided = self.state == "result" and self._result_published()
         self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected,
-                    action="void the round, or resume to burn the card")
+                    action=("hold the card for the pit: it resumes to burn it (the round's result stands)"
+                            if decided else "void the round, or resume to burn the card"))
         self._enter_fault("unexpected_card", message, card)
 
     def device_fault(self, device: str, code: str, detail: str) -> None:
@@ -748,7 +752,7 @@ class RoundMachine:
         if self.state in ("betting", "dealing"):
             return True
         if self.state == "fault":
-            return self.fault is None or self.fault.origin in ROUND_STATES
+            return self.fault is None or self._fault_in_open_round()
         return False
 
     def save(self) -> dict:
@@ -764,7 +768,22 @@ class RoundMachine:
     def _voidable(self) -> bool:
         if self.state in ("betting", "dealing"):
             return True
-        return self.state == "fault" and self.fault is not None and self.fault.origin in ROUND_STATES
+        return self.state == "fault" and self.fault is not None and self._fault_in_open_round()
+
+    def _fault_in_open_round(self) -> bool:
+        """The fault came in a round that has no published result: one that has a result is
+        decided (the pit has been told who won; the report counts it a hand), so a card drawn
+        after it is burned on resume, never a reason to void the round."""
+        fault = self.fault
+        assert fault is not None
+        if fault.origin == "result":
+            return not self._result_published()
+        return fault.origin in ROUND_STATES
+
+    def _result_published(self) -> bool:
+        """In ``result``: the round's ``result`` event is out (a game that publishes it later,
+        Joker Seven after the deck count of its rule 12, says when)."""
+        return True
 
     def _void(self, reason: str, by: str) -> None:
         """Void the round. Cards the machine received for it but never dealt (held while the line

@@ -212,7 +212,7 @@ def test_every_pit_command_with_its_reply_and_state_change(table):
     reply = send(table, "void", {"id": "v1", "reason": "dealer error"})
     assert reply["ok"] is True and reply["data"] == {"state": "betting", "round": 2}
     void = table.wait_event("void", after=mark)
-    assert void["data"] == {"round": 1, "reason": "dealer error", "by": "pit"}
+    assert void["data"] == {"round": 1, "reason": "dealer error", "by": "pit", "cards_burned": 0}
     moves = [(d["from"], d["to"]) for k, d in events_after(table, mark, quiet(table)) if k == "transition"]
     assert moves == [("dealing", "voided"), ("voided", "ready"), ("ready", "betting")]
 

@@ -115,7 +115,7 @@ def test_misread_faults_the_round_which_cannot_resume_and_the_pit_voids_it(make)
     assert reply["ok"] is True
     table.dealer.misbehave.skip_void = False
     void = table.wait_event("void", after=fault["seq"])
-    assert void["data"] == {"round": alarm["round"], "reason": "shoe misread", "by": "pit"}
+    assert void["data"] == {"round": alarm["round"], "reason": "shoe misread", "by": "pit", "cards_burned": 0}
     result = table.wait_event("result", after=void["seq"])
     assert result["round"] > alarm["round"]
     # physically: one card left the shoe and was never read

@@ -216,7 +216,9 @@ def test_round_both_stand_then_unexpected_card_rule_16a():
     assert alarm["expected"] == "no card: player stands on 7, banker stands on 6"
     assert "8H" in alarm["message"] and "player stands on 7, banker stands on 6" in alarm["message"]
     assert t.kinds(mark) == ["alarm", "transition", "prompt"]
-    assert t.last("prompt")["expect"] == "fault" and t.last("prompt")["buttons"] == ["void"]
+    # The round has its result: the card is burned on the pit's resume, the round is not voidable.
+    assert alarm["action"] == "hold the card for the pit: it resumes to burn it (the round's result stands)"
+    assert t.last("prompt")["expect"] == "fault" and t.last("prompt")["buttons"] == []
 
 
 def test_round_natural_reveals_at_once_rule_18():
@@ -524,15 +526,22 @@ def test_copy_too_many_during_dealing_is_a_fault():
     assert t.m.snapshot()["hands"] == {"player": [], "banker": []}
 
 
-def test_void_from_fault_by_pit_after_unexpected_card():
+def test_a_card_after_the_result_never_voids_the_decided_round():
+    """Issue 19: a card drawn after the round's result faulted it, and the dealer's void then voided
+    a round whose winner the pit had been told: a round with both a result and a void (reports count
+    a hand by its result). The result stands; the card is the pit's to burn, and a restart leaves
+    the round alone."""
     t = open_table()
     t.play_round("4H QC 3D 6S")
     t.m.card(card("8H"))
+    assert not t.m.round_open
     mark = t.mark()
-    t.m.void("extra card drawn", "pit")
-    assert t.all("void", mark) == [{"round": 1, "reason": "extra card drawn", "by": "pit", "cards_burned": 1}]
-    assert t.m.state == "betting"
-    assert t.m.snapshot()["lights"]["seats"]["action"] == []
+    assert not t.m.press("void").accepted
+    with pytest.raises(Refused, match="round 1 already has its result, which stands: resume to burn the card"):
+        t.m.void("extra card drawn", "pit")
+    assert t.all("void", mark) == [] and t.m.state == "fault"
+    t.m.resume("pit")
+    assert t.last("resume") == {"round": 1, "by": "pit", "burned": ["8H"]} and t.m.state == "result"
 
 
 def test_resume_after_unexpected_card_returns_to_result():
@@ -1140,5 +1149,5 @@ def test_prompt_expect_and_buttons_per_state():
     assert seen == {
         "deck_check": ("deck_check", []), "shuffle": ("shuffle", []), "load_shoe": ("load_shoe", ["shuffle_ack"]),
         "ready": ("bets", ["deal", "pass"]), "betting": ("bets", ["deal", "pass"]), "dealing": ("card", []),
-        "result": ("settle", ["deal"]), "fault": ("fault", ["void"]), "closed": ("open", []),
+        "result": ("settle", ["deal"]), "fault": ("fault", []), "closed": ("open", []),
     }
