@@ -18,18 +18,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.config import Config, ConfigError, DeviceSection, load_config, parse_raw
 from controller.demo_end import DemoEnd
-from controller.instance_lock import AnotherController, TableLocked
-from controller.journal_check import JournalError
-from controller.pit_client import PitClient
-from controller.pitview import PitView
+from controller.pit.client import PitClient
+from controller.pit.lines import PitView
+from controller.table.config import Config, ConfigError, DeviceSection, load_config, parse_raw
+from controller.table.instance_lock import AnotherController, TableLocked
+from controller.table.journal_check import JournalError
 from drivers.kinds import KINDS
 from drivers.stop_signal import StopSignal
 from games import registry
 
 if TYPE_CHECKING:
-    from controller.table import Health
+    from controller.table.loop import Health
 
 SIM_CONFIG_DIR = Path(__file__).resolve().parent / "data"
 """The simulated table's example config, shipped in the package (config/ links to it), so the
@@ -109,12 +109,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="replace a journal that is not damaged: a sound one, or a file that is not a journal")
     jn.set_defaults(func=cmd_journal_new)
 
-    from controller import watch  # the pit's view: a module of its own
+    from controller.pit.watch import command as watch  # the pit's view in a terminal
     w = sub.add_parser("watch", help="the pit's view in the terminal: every table at a glance, or each event")
     watch.add_arguments(w)
     w.set_defaults(func=watch.cmd_watch)
 
-    from controller.pit import report_cli  # reads the pit archive; psycopg only when it runs
+    from controller.pit.report import (
+        command as report_cli,  # reads the pit archive; psycopg only when it runs
+    )
     rp = sub.add_parser("report", help="hands, results by shift, alarms and voids, player-dealer rotation and "
                                        "gaps, from the pit archive")
     report_cli.add_arguments(rp)
@@ -206,7 +208,7 @@ def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is impor
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from controller.app import build_controller, mock_press
+    from controller.table.app import build_controller, mock_press
     from hw_sim.broker import LocalBroker
 
     with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
@@ -281,8 +283,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     ``READY=1`` once the table loop is up, ``WATCHDOG=1`` from the table loop
     every half ``WatchdogSec`` while the devices and the MQTT client are alive
     (:class:`_Watchdog`), ``STATUS=`` when that changes, ``STOPPING=1``."""
-    from controller.app import build_controller
-    from controller.sdnotify import watchdog_interval
+    from controller.table.app import build_controller
+    from controller.table.sdnotify import watchdog_interval
 
     cfg = load_config(args.config)
     interval = watchdog_interval()
@@ -313,7 +315,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _notify(*states: str) -> None:
     """sd_notify that never raises: a notify socket that went away must not
     stop the table (the watchdog then does its job)."""
-    from controller.sdnotify import notify
+    from controller.table.sdnotify import notify
 
     try:
         notify(*states)
@@ -452,7 +454,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
     import datetime as dt
     import sqlite3
 
-    from controller.journal import Journal
+    from controller.table.journal import Journal
 
     try:
         cfg = load_config(args.config)
@@ -467,7 +469,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
     try:
         journal = Journal(path, cfg.table.id)  # JournalError: exit 2 (main)
         try:
-            # Aged by the journal's order and receipt times, not by ts alone (controller/journal.py, "Pruning").
+            # Aged by the journal's order and receipt times, not by ts alone (controller/table/journal.py, "Pruning").
             cutoff = journal.prune_cutoff(keep, now)
             n, first, last = journal.prunable(cutoff) if args.dry_run else journal.prune(cutoff)
             kept = journal.undelivered_count
@@ -489,7 +491,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
 def cmd_journal_check(args: argparse.Namespace) -> int:
     """Every page read (PRAGMA quick_check) and the checks of a start; exit 2 when the table
     could not use the journal (the line says what to do), 0 otherwise (with warnings)."""
-    from controller.journal_admin import check_journal
+    from controller.table.journal_admin import check_journal
 
     cfg = load_config(args.config)
     for line in check_journal(cfg.journal.path, cfg.table.id).lines():
@@ -500,7 +502,7 @@ def cmd_journal_check(args: argparse.Namespace) -> int:
 def cmd_journal_new(args: argparse.Namespace) -> int:
     """The operator's explicit command for a damaged journal (docs/operations.md, "A damaged
     journal"): the old file is renamed aside, never deleted; the new one says so at first start."""
-    from controller.journal_admin import new_journal
+    from controller.table.journal_admin import new_journal
 
     cfg = load_config(args.config)
     done = new_journal(cfg.journal.path, cfg.table.id, first_seq=args.first_seq, force=args.force)

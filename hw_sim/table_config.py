@@ -38,7 +38,7 @@ def sim_table_raw(game: str, options: Mapping[str, Any] | None = None) -> dict[s
         gpio["button_leds"][name] = next(pins)
     # Lights first: a seat's lights are what the pit and the players see. Seat buttons take the
     # pins left; those that find none are pressed as a table with them on an I/O expander would
-    # report them (controller.app.mock_press): the 28 BCM pins do not hold, say, five seat
+    # report them (controller.table.app.mock_press): the 28 BCM pins do not hold, say, five seat
     # buttons and four light groups for three seats.
     for group in entry.light_groups:
         gpio["seat_lights"][group] = {str(s): next(pins) for s in range(1, seats + 1)}

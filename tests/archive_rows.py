@@ -15,7 +15,7 @@ from pathlib import Path
 import psycopg
 
 import controller.pit
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 
 SCHEMA = Path(controller.pit.__file__).parent / "migrations" / "0001_archive.sql"
 

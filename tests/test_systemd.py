@@ -29,8 +29,8 @@ from mqtt_support import RunningBroker
 from sim_table import sim_config_file
 
 from controller.cli import _Watchdog, watchdog_problems
-from controller.sdnotify import notify, watchdog_interval
-from controller.table import Health
+from controller.table.loop import Health
+from controller.table.sdnotify import notify, watchdog_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEMD = ROOT / "systemd"

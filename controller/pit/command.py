@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.pit_client import parse_address
+from controller.pit.client import parse_address
 from drivers.stop_signal import StopSignal
 
 GROUP = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -100,7 +100,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
             return _fail(f"--mqtt-password-file: {exc.strerror}: {args.mqtt_password_file}", 2)
     tls = None
     if args.tls or args.tls_ca_file:
-        from controller.mqtt_tls import TlsError, tls_context
+        from controller.shared.mqtt_tls import TlsError, tls_context
         try:
             tls = tls_context(args.tls_ca_file, None, None)
         except TlsError as exc:
@@ -115,7 +115,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
                          tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
     picture = None
     if http is not None:
-        from controller.pit.picture import Picture
+        from controller.pit.board.picture import Picture
 
         picture = Picture()
         service.add_observer(picture)
@@ -124,7 +124,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
     if picture is not None and http is not None:
         # The board first: a port in use or a missing password is the operator's to fix, said before
         # anything connects.
-        from controller.pit import web
+        from controller.pit.board import web
         try:
             server = web.serve(picture, http[0], http[1], args.password_file)
         except web.BoardError as exc:

@@ -45,7 +45,6 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller.mqtt_socket import tcp_no_delay
 from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
 from controller.pit.checks import (
     CATEGORIES,
@@ -60,10 +59,11 @@ from controller.pit.checks import (
     parse_object,
     parse_topic,
 )
+from controller.pit.lines import REPLAY_LIMIT
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
 from controller.pit.seqs import SeqRuns
-from controller.pitview import REPLAY_LIMIT
-from controller.watch import MAX_AHEAD, implausible
+from controller.pit.watch.command import MAX_AHEAD, implausible
+from controller.shared.mqtt_socket import tcp_no_delay
 
 log = logging.getLogger(__name__)
 

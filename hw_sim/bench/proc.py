@@ -92,7 +92,7 @@ class ReadySocket:
     """A systemd-style notify socket for one child: the time READY=1 arrived.
 
     The child gets ``NOTIFY_SOCKET=<path>`` and sends ``READY=1`` exactly as
-    it does under systemd (controller.sdnotify); a thread blocked on the
+    it does under systemd (controller.table.sdnotify); a thread blocked on the
     socket timestamps the datagram as it arrives.
     """
 

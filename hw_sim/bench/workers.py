@@ -134,7 +134,7 @@ def run_bare_reader(args: argparse.Namespace) -> int:
 
 def _notify_ready() -> None:
     """``READY=1`` to ``$NOTIFY_SOCKET``, as systemd's notify protocol has it (the controller's
-    own is controller/sdnotify.py; the bench imports nothing of the controller)."""
+    own is controller/table/sdnotify.py; the bench imports nothing of the controller)."""
     path = os.environ.get("NOTIFY_SOCKET")
     if not path:
         return

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import ConfigError, load_config, parse_config
+from controller.table.config import ConfigError, load_config, parse_config
 from games import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,7 +234,7 @@ def _number_keys(schema: dict, path: tuple[str, ...] = ()) -> list[tuple[str, ..
 def _float_keys() -> list[tuple[tuple[str, ...], dict]]:
     """(path, the rest of a config) for every float the config takes: its own sections', each
     device kind's settings and each game's options, found in the schemas (not listed by hand)."""
-    from controller.config_schema import CONFIG_SCHEMA
+    from controller.table.config_schema import CONFIG_SCHEMA
     from drivers.kinds import KINDS
 
     base = {"table": {"id": "t-1", "game": "baccarat"}}
@@ -262,7 +262,7 @@ def test_the_float_keys_are_found_in_the_schemas() -> None:
 def test_every_float_key_refuses_nan_and_the_infinities(path: tuple[str, ...], rest: dict, value: float) -> None:
     """`warn_at = nan` stopped the table at start and `heartbeat_timeout = nan` the watchdog's pings:
     JSON Schema's minimum and maximum let nan through. Each float key names itself, once."""
-    from controller.config import parse_raw
+    from controller.table.config import parse_raw
 
     raw = json.loads(json.dumps(rest))  # a deep copy
     node = raw

@@ -14,12 +14,12 @@ import pytest
 from dice_game import GAME
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
-from controller.config import parse_config
-from controller.inbox import Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.schemas import validate, validate_event
-from controller.table import Table
+from controller.shared.schemas import validate, validate_event
+from controller.table.config import parse_config
+from controller.table.inbox import Inbox
+from controller.table.journal import Journal
+from controller.table.loop import Table
+from controller.table.publisher import Publisher
 from drivers.events import CupClosed, CupShaken, DeviceOnline, DiceRead
 from games import registry
 
@@ -208,7 +208,7 @@ def test_tablectl_sim_says_it_cannot_serve_a_cup_to_another_process(dice_high, t
 
 
 def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
-    from controller.config import ConfigError
+    from controller.table.config import ConfigError
 
     text = (CONFIG.format(port=1883, journal=tmp_path / "j.db")
             .replace("vendor_id = 0x1209", "vendor_id = 0x12090").replace("product_id = 0xd1ce\n", "")

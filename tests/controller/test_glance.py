@@ -1,6 +1,6 @@
-"""The board at a glance (controller.glance, controller.glance_screen): what one line of a table
+"""The board at a glance (controller.pit.watch.glance, controller.pit.watch.screen): what one line of a table
 says, fed message by message as `tablectl watch` feeds it, and how the frame shows an alarm with
-colour and without. A line is the table's pit-board tile (controller.pit.picture; its rules are
+colour and without. A line is the table's pit-board tile (controller.pit.board.picture; its rules are
 tests/pit/test_board_picture.py's): here, that the terminal shows what the tile holds.
 tests/e2e/test_watch_board.py runs it against real simulated tables."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import io
 
-from controller.glance import Glance
-from controller.glance_screen import ALARM, CLEAR_LINE, HOME, OFFLINE, RESET, Screen, board_lines, devices
+from controller.pit.watch.glance import Glance
+from controller.pit.watch.screen import ALARM, CLEAR_LINE, HOME, OFFLINE, RESET, Screen, board_lines, devices
 from games.baccarat.rules import outcome
 from games.cards import cards
 

@@ -29,9 +29,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from archive_rows import ArchiveRows
 
-from controller.pit.report import Period, build, wager_outcomes
-from controller.pit.report_output import write_csv, write_text
-from controller.pit.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone
+from controller.pit.report.output import write_csv, write_text
+from controller.pit.report.query import Period, build, wager_outcomes
+from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone
 from games.baccarat.rules import outcome
 from games.cards import cards
 from games.three_card_poker.rules import settle

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from controller.schemas import SchemaError, event_kinds, validate, validate_event
+from controller.shared.schemas import SchemaError, event_kinds, validate, validate_event
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,7 +156,7 @@ def test_a_refused_card_entry_never_quotes_a_code(game: str, command: str, paylo
 
     from jsonschema import Draft202012Validator
 
-    from controller.schemas import COMMAND_SECRET_KEYS, problems
+    from controller.shared.schemas import COMMAND_SECRET_KEYS, problems
     from games import registry
 
     found = problems(Draft202012Validator(registry.get(game).commands[command]), payload, COMMAND_SECRET_KEYS)

@@ -25,12 +25,12 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
-from controller.config import Config, ConfigError, parse_config
-from controller.inbox import Command, Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.schemas import validate, validate_event
-from controller.table import Health, Table, build_machine
+from controller.shared.schemas import validate, validate_event
+from controller.table.config import Config, ConfigError, parse_config
+from controller.table.inbox import Command, Inbox
+from controller.table.journal import Journal
+from controller.table.loop import Health, Table, build_machine
+from controller.table.publisher import Publisher
 from drivers.events import (
     ButtonPressed,
     CardDrawn,
@@ -697,8 +697,8 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     """Eight requests of 10,000 once made the table republish 80,000 events: all waiting replays
     together may hold at most REPLAY_BUDGET events, and at most REPLAY_WINDOW are in paho's hands.
     The broker is frozen so that the first replay is still going out when the second comes."""
-    from controller import table as table_module
-    from controller.inbox import Command
+    from controller.table import loop as table_module
+    from controller.table.inbox import Command
 
     monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
     monkeypatch.setattr(table_module, "REPLAY_WINDOW", 3)
@@ -733,8 +733,8 @@ def test_a_second_controller_on_the_same_journal_stops_before_touching_it(tmp_pa
     the second now stops at once, naming the process that holds the table."""
     import os
 
-    from controller.app import build_controller
-    from controller.instance_lock import TableLocked
+    from controller.table.app import build_controller
+    from controller.table.instance_lock import TableLocked
 
     config = parse_config(CONFIG.format(autostart="false", port=1, journal=tmp_path / "j.db", remote="false"),
                           "t.toml")
@@ -753,7 +753,7 @@ def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order
     """paho numbers publishes with 16-bit ids: a broker that stalls long enough would exhaust them
     and publishes would be lost track of. Past LIVE_WINDOW unacknowledged, new events wait in the
     journal and drain in seq order when PUBACKs return; only the newest state is held."""
-    from controller import table as table_module
+    from controller.table import loop as table_module
 
     monkeypatch.setattr(table_module, "LIVE_WINDOW", 5)
     monkeypatch.setattr(table_module, "DRAIN_WINDOW", 5)

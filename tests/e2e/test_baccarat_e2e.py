@@ -9,7 +9,7 @@ import logging
 import re
 import sqlite3
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card as parse_card
 
 # --- an independent reference for the round (rules 4-6, 12, 13, 16, 18, 19) --------

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from pit_support import PitFeed, Table, bac_result
 
-from controller.pit.picture import Picture
-from controller.pit.web import BoardServer, serve
+from controller.pit.board.picture import Picture
+from controller.pit.board.web import BoardServer, serve
 from games import registry
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")

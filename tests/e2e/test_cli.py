@@ -14,7 +14,7 @@ from mqtt_support import Subscriber
 from sim_table import sim_config_file
 
 from controller.cli import SIM_CONFIG_DIR
-from controller.config import ConfigError, parse_config
+from controller.table.config import ConfigError, parse_config
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]
 
@@ -168,7 +168,7 @@ def test_prune_keeps_days_and_the_outbox(tmp_path, broker):
 
     from scripted_clock import ScriptedClock
 
-    from controller.journal import Journal, Pending
+    from controller.table.journal import Journal, Pending
 
     config = sim_config_file(tmp_path, broker.port)
     db = tmp_path / "journal.db"

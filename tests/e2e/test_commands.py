@@ -19,7 +19,7 @@ import time
 import pytest
 from sim_table import SimTable
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 
 
 @pytest.fixture

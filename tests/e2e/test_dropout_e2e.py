@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games import registry
 
 ORDER = ("player", "banker", "player", "banker")  # rule 11, then the third cards

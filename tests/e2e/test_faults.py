@@ -30,7 +30,7 @@ from mqtt_support import Subscriber
 from sim_table import SimTable
 
 from controller.cli import SIM_CONFIG_DIR
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from drivers.link import Link
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card
 from games.joker_seven.paytables import GENERIC
 from games.joker_seven.rules import settle

@@ -22,9 +22,9 @@ import pytest
 from mqtt_support import Subscriber
 from sim_table import sim_config_file
 
-from controller.instance_lock import InstanceLock
-from controller.journal import Journal, Pending
-from controller.journal_check import SEQ_MAX
+from controller.table.instance_lock import InstanceLock
+from controller.table.journal import Journal, Pending
+from controller.table.journal_check import SEQ_MAX
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]
 TABLE = "bac-sim-01"

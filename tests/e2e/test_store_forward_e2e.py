@@ -24,7 +24,7 @@ from pathlib import Path
 from mqtt_support import EventLog, RunningBroker
 from sim_table import SimTable, sim_config_file
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 
 TABLE = "bac-sim-01"
 BASE = f"casino/{TABLE}"

@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from mqtt_support import Subscriber
 
-from controller.glance_screen import ALARM, CLEAR_BELOW, CLEAR_LINE, HOME
-from controller.pitview import result_summary
+from controller.pit.lines import result_summary
+from controller.pit.watch.screen import ALARM, CLEAR_BELOW, CLEAR_LINE, HOME
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

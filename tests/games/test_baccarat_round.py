@@ -4,7 +4,7 @@ Every test drives :class:`games.baccarat.BaccaratRound` as the controller
 would (device input and pit commands) and checks the events a pit
 subscriber would receive: their order, their data, that every one is
 JSON-able and matches its schema in docs/schemas/events/ (through
-``controller.schemas``: a missing schema or kind fails the test), that every
+``controller.shared.schemas``: a missing schema or kind fails the test), that every
 snapshot matches docs/schemas/state.json, and that the banker's face-down
 card (rule 10) appears nowhere before its reveal.
 
@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.baccarat import BaccaratOptions, BaccaratRound
 from games.cards import JOKER, card, cards
 from games.decks import standard

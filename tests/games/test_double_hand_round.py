@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import cards
 from games.double_hand import GAME, DoubleHandOptions
 from games.round import Refused
@@ -489,7 +489,7 @@ def test_the_registry_entry():
 def test_the_example_config_loads_and_deals_this_game():
     from pathlib import Path
 
-    from controller.config import load_config
+    from controller.table.config import load_config
 
     cfg = load_config(Path(__file__).resolve().parents[2] / "config" / "double-hand.toml")
     assert cfg.table.game == "double_hand" and cfg.options.spec.size == 53 and cfg.table.seats == 7

@@ -12,8 +12,8 @@ import re
 import pytest
 from round_run import RoundRun
 
-from controller.commands import CommandError, parse
-from controller.inbox import Command
+from controller.table.commands import CommandError, parse
+from controller.table.inbox import Command
 from games.cards import cards
 from games.draw import DrawOptions, DrawRound
 from games.registry import get

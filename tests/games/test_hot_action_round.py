@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from round_run import RoundRun
 
-from controller.config import load_config
+from controller.table.config import load_config
 from games.cards import card
 from games.hot_action import HotActionOptions
 from games.options import OptionError

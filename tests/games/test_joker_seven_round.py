@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import cards
 from games.joker_seven import JokerSevenOptions, JokerSevenRound
 

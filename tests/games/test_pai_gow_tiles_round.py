@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import card
 from games.pai_gow_tiles import DISPUTE_SCHEMA, GAME, PaiGowTilesOptions, PaiGowTilesRound
 from games.round import Refused
@@ -363,7 +363,7 @@ def test_the_fees_in_the_betting_prompt_follow_the_options() -> None:
 def test_the_example_config_loads_and_deals_this_game() -> None:
     from pathlib import Path
 
-    from controller.config import load_config
+    from controller.table.config import load_config
 
     cfg = load_config(Path(__file__).resolve().parents[2] / "config" / "pai-gow-tiles.toml")
     assert cfg.table.game == "pai_gow_tiles" and cfg.table.seats == 8

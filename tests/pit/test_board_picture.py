@@ -1,4 +1,4 @@
-"""The pit board's live picture (controller/pit/picture.py) and its change feed (feed.py), fed
+"""The pit board's live picture (controller/pit/board/picture.py) and its change feed (feed.py), fed
 envelopes as the pit service hands them over; every expectation worked out from the messages."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import json
 import pytest
 from pit_support import Table, bac_result
 
-from controller.pit import picture as picture_module
-from controller.pit.feed import Dropped, Feed
-from controller.pit.picture import Picture
+from controller.pit.board import picture as picture_module
+from controller.pit.board.feed import Dropped, Feed
+from controller.pit.board.picture import Picture
 from games import registry
 from games.baccarat.roads import Outcome, scoreboard
 

@@ -1,5 +1,5 @@
-"""The pit board over real HTTP (controller/pit/web.py): pages, JSON, the event stream, where it
-may listen, and the password (controller/pit/auth.py); every request through urllib."""
+"""The pit board over real HTTP (controller/pit/board/web.py): pages, JSON, the event stream, where it
+may listen, and the password (controller/pit/board/auth.py); every request through urllib."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from pit_support import Table, bac_result
 
-from controller.pit import auth
-from controller.pit.auth import Password
-from controller.pit.picture import Picture
-from controller.pit.web import BoardError, BoardServer, serve
+from controller.pit.board import auth
+from controller.pit.board.auth import Password
+from controller.pit.board.picture import Picture
+from controller.pit.board.web import BoardError, BoardServer, serve
 
 PASSWORD = "Corr3ct-h0rse battery staple"
 
@@ -402,7 +402,7 @@ def test_the_password_is_never_logged_or_printed(picture: Picture, password_file
     ("\n\n", 1, "refused: the password is empty"),
 ])
 def test_the_hash_line_helper_asks_twice_and_says_why_it_writes_nothing(typed: str, code: int, said: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "controller.pit.auth"], input=typed, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "controller.pit.board.auth"], input=typed, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == code and said in done.stderr and "Traceback" not in done.stderr
     assert PASSWORD not in done.stdout + done.stderr
