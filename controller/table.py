@@ -596,9 +596,9 @@ class Table:
         machine = self.machine
         assert machine is not None
         names = (*machine.BUTTONS, *machine.SEAT_BUTTONS)
-        if args["button"] not in names:
+        if args["button"] not in names:   # what was sent is not quoted back (controller.commands)
             quoted = ", ".join(f'"{n}"' for n in names)
-            return f'button: must be one of {quoted} (got "{args["button"]}")'
+            return f"button: must be one of {quoted}"
         return None
 
     def _run_request(self, request: Request) -> dict[str, Any]:
