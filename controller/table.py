@@ -742,13 +742,14 @@ class Table:
         journal holds only what was published, so a replay reveals nothing
         that was not already revealed."""
         top = self.journal.next_seq - 1
+        # A refusal names the keys and the table's own seqs, never the numbers asked for (controller.commands).
         if first > last:
-            raise Refused(f"from {first} is after to {last}")
+            raise Refused("from is after to")
         if last - first + 1 > REPLAY_LIMIT:
-            raise Refused(f"{last - first + 1} events asked for, at most {REPLAY_LIMIT} per replay; "
+            raise Refused(f"from..to holds more than {REPLAY_LIMIT} events, the most one replay sends; "
                           f"ask for the range in parts")
         if last > top:
-            raise Refused(f"to {last} is beyond the last event journaled, seq {top}")
+            raise Refused(f"to is beyond the last event journaled, seq {top}")
         oldest = self.journal.first_seq
         if first < oldest:
             raise Refused(f"the journal no longer holds seqs before {oldest} (pruned: tablectl prune); "
