@@ -88,6 +88,8 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
               "the line drops every byte both ways for the duration, the ports left open (a flaky cable)", 2.2),
     FaultKind("stall", ("cup",), "the cup's interrupt-IN endpoint halts until the driver clears it"),
     FaultKind("malformed_report", ("cup",), "the next shake's reading goes out with a broken CRC"),
+    FaultKind("repeat_report", ("cup",), "the cup sends its last report again, the same bytes (a duplicate)"),
+    FaultKind("stale_report", ("cup",), "the cup sends its third-last report again, out of order"),
     FaultKind("die_on_edge", ("cup",), "the next shake lands a die on its edge: the cup reports it, no reading"),
     FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading"),
     FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended"),

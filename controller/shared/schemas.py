@@ -10,6 +10,13 @@ written for programmers; :func:`explain` turns one error into
 ``table.id: must match ^[A-Za-z0-9_-]+$ (got "bad id!")`` so that a config
 typo or a malformed pit command names the key and the reason. The config
 loader shares it, which is why it takes any schema, not only these.
+
+A pit command's refusal quotes nothing it got (``quote=False``): the refusal is published on the
+command topic, journaled and archived, and a refused value may be a card still face down typed in
+the wrong place (``seat: must be an integer``, never ``(got "9C")``). It names the key and what
+was expected; an unknown key is counted, not named (the key is what was typed). A config file's
+errors go to the operator's console and the system log, never to the pit, and keep quoting what
+they got (a password's value excepted): that is what the operator has to find in the file.
 """
 
 from __future__ import annotations
@@ -39,11 +46,6 @@ topic level or a path before any schema runs (`tablectl watch`, the pit board's 
 
 SECRET_KEYS = frozenset({"password"})
 """Keys whose values never appear in an error message (DESIGN.md, secrets)."""
-COMMAND_SECRET_KEYS = SECRET_KEYS | {"cards", "card", "board"}
-"""In a pit command, the card codes entered are secret too (a showdown, up cards, a community
-card, an irregularity's card): a refused entry may hold a card still face down -- a hole card
-typed in the wrong place -- and the refusal is published on the command topic, journaled and
-archived. The game's machine checks the codes and names a card by its place, never its code."""
 
 
 class SchemaError(ValueError):
@@ -100,10 +102,11 @@ def event_kinds() -> list[str]:
 
 
 def problems(schema_validator: Draft202012Validator, instance: Any,
-             secret_keys: frozenset[str] = SECRET_KEYS) -> list[str]:
-    """Every problem with ``instance`` as ``path: why``, sorted by path."""
+             secret_keys: frozenset[str] = SECRET_KEYS, *, quote: bool = True) -> list[str]:
+    """Every problem with ``instance`` as ``path: why``, sorted by path; ``quote=False`` for what
+    goes to the pit (a command's refusal): nothing of the instance is quoted (see :func:`explain`)."""
     return sorted({line for e in _leaves(schema_validator.iter_errors(instance))
-                   for line in explain(e, secret_keys)})
+                   for line in explain(e, secret_keys, quote=quote)})
 
 
 def validate(name: str, instance: Any) -> None:
@@ -177,9 +180,12 @@ _TYPE_WORDS = {"object": "a table", "array": "a list", "string": "a string", "in
                "number": "a number", "boolean": "true or false", "null": "null"}
 
 
-def explain(error: ValidationError, secret_keys: frozenset[str] = SECRET_KEYS) -> list[str]:
+def explain(error: ValidationError, secret_keys: frozenset[str] = SECRET_KEYS, *, quote: bool = True) -> list[str]:
     """One error as ``path: why`` lines (one per missing or unknown key),
-    never quoting a secret's value."""
+    never quoting a secret's value; with ``quote=False`` never quoting anything of the instance:
+    not a value (string or number), not an unknown key, not a count of what it held."""
+    if not quote:
+        return _unquoted(error)
     path = list(error.absolute_path)
     v, want, got = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.absolute_schema_path:  # the key itself is wrong: name it in the path
@@ -222,4 +228,90 @@ def explain(error: ValidationError, secret_keys: frozenset[str] = SECRET_KEYS) -
         why = f"must not repeat an item (got {got_text})"
     else:
         why = error.message if not secret else f"is not valid ({v})"
+    return [f"{dotted(path)}: {why}"]
+
+
+_SENDERS_KEY = "(a key)"
+"""A key the sender chose (a seat's, a card's place) that the path cannot name: it may be anything."""
+
+
+def _schema_named(error: ValidationError) -> list[Any]:
+    """The error's path with only what the schema names: a property the schema lists, an array
+    position, a seat number given as a key ("3"); any other key the sender chose (an object's
+    ``additionalProperties`` or ``patternProperties``) is :data:`_SENDERS_KEY`."""
+    instance = list(error.absolute_path)
+    tokens = list(error.absolute_schema_path)[:-1]   # the last one is the failing keyword itself
+    out: list[Any] = []
+    i = t = 0
+    while t < len(tokens) and i < len(instance):
+        token = tokens[t]
+        if token == "properties" and t + 1 < len(tokens):
+            out.append(instance[i] if instance[i] == tokens[t + 1] else _SENDERS_KEY)
+            i, t = i + 1, t + 2
+            continue
+        if token in ("additionalProperties", "patternProperties", "unevaluatedProperties"):
+            part = instance[i]
+            out.append(part if isinstance(part, str) and part.isdigit() and len(part) <= 2 else _SENDERS_KEY)
+            i, t = i + 1, t + (2 if token == "patternProperties" else 1)
+            continue
+        if token in ("items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"):
+            part = instance[i]
+            out.append(part if isinstance(part, int) else _SENDERS_KEY)
+            i, t = i + 1, t + (2 if token == "prefixItems" else 1)
+            continue
+        t += 1
+    out += [p if isinstance(p, int) else _SENDERS_KEY for p in instance[i:]]
+    return out
+
+
+def _unquoted(error: ValidationError) -> list[str]:
+    """:func:`explain` for the pit: the key (its path, array positions as ``[2]``) and what the
+    schema expects there, in the schema's words only. The path never takes in a key the sender
+    typed that the schema refused (``propertyNames``, an unknown key): only keys the schema names,
+    or keys it accepted on the way down."""
+    path = _schema_named(error)
+    v, want, got = error.validator, error.validator_value, error.instance
+    key = "propertyNames" in error.absolute_schema_path   # the key itself is wrong: about "a key" of path
+    custom = error.schema.get("x-why") if isinstance(error.schema, dict) else None
+    if custom:
+        why = custom
+    elif v == "required":
+        missing = [k for k in want if isinstance(got, dict) and k not in got]
+        return [f"{dotted([*path, k])}: is required" for k in missing]
+    elif v == "additionalProperties" and want is False:
+        allowed = sorted(error.schema.get("properties", {}))
+        n = sum(1 for k in got if k not in error.schema.get("properties", {})) if isinstance(got, dict) else 1
+        hint = f" (the keys are {', '.join(allowed)})" if allowed else " (it takes no keys)"
+        return [f"{dotted(path)}: {'an unknown key' if n == 1 else f'{n} unknown keys'}{hint}"]
+    elif v == "type":
+        kinds = [want] if isinstance(want, str) else list(want)
+        why = f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}"
+    elif v == "pattern":
+        why = f"must match {want}"
+    elif v == "enum":
+        why = f"must be one of {', '.join(show(x) for x in want)}"
+    elif v == "const":
+        why = f"must be {show(want)}"
+    elif v == "minimum":
+        why = f"must be at least {want}"
+    elif v == "maximum":
+        why = f"must be at most {want}"
+    elif v == "exclusiveMinimum":
+        why = f"must be more than {want}"
+    elif v == "exclusiveMaximum":
+        why = f"must be less than {want}"
+    elif v == "minLength":
+        why = "must not be empty" if want == 1 else f"must be at least {want} characters long"
+    elif v == "maxLength":
+        why = f"must be at most {want} characters long"
+    elif v in ("minItems", "maxItems"):
+        why = f"must have {'at least' if v == 'minItems' else 'at most'} {want} items"
+    elif v in ("minProperties", "maxProperties"):
+        why = f"must have {'at least' if v == 'minProperties' else 'at most'} {want} keys"
+    elif v == "uniqueItems":
+        why = "must not repeat an item"
+    else:   # jsonschema's own message quotes the instance: say only which rule of the schema
+        why = f"does not meet the schema ({v})"
+    if key:
+        why = f"a key {why}"
     return [f"{dotted(path)}: {why}"]

@@ -5,6 +5,12 @@ checks every payload (DESIGN.md, MQTT) against ``docs/schemas/command.json``
 and answers anything it cannot run with an error naming the problem. The
 request's ``id`` is recovered whenever the payload is a JSON object, so
 even a refusal reaches the sender's reply handler.
+
+A refusal names the key and what was expected and quotes nothing it got (not a string, not a
+number, not an unknown key or command name): it is published on the reply topic and in the
+``command`` event, journaled and archived, and what was refused may be a card still face down
+typed in the wrong place (controller.shared.schemas, ``quote=False``). The request's ``id`` is the one
+thing of the payload a reply carries back, by design: it is how the sender finds its reply.
 """
 
 from __future__ import annotations
@@ -16,12 +22,16 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from controller.shared.schemas import COMMAND_SECRET_KEYS, problems, show, validator
+from controller.shared.schemas import problems, validator
 from controller.table.inbox import Command
 
 COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button", "dice_reset")
 PAYLOAD_LIMIT = 4096
 """Bytes: a command is a small JSON object; anything bigger is refused unread."""
+
+
+_JSON_TYPES: dict[type, str] = {list: "a list", str: "a string", int: "a number", float: "a number",
+                                 bool: "true or false", type(None): "null"}
 
 
 class CommandError(ValueError):
@@ -68,24 +78,24 @@ def parse(command: Command, *, remote_buttons: bool, game: Mapping[str, Mapping[
         raise CommandError(f"malformed JSON: {exc}") from None
     except RecursionError:  # 2,000 brackets fit in the payload limit and exhaust the parser's stack
         raise CommandError("malformed JSON: nested too deeply") from None
-    if not isinstance(payload, dict):
-        raise CommandError(f"the payload must be a JSON object such as {{\"id\": \"r1\"}}, "
-                           f"not {type(payload).__name__} {show(payload, 30)}")
+    if not isinstance(payload, dict):   # named by its JSON type only: a refusal quotes nothing it got
+        raise CommandError(f"the payload must be a JSON object such as {{\"id\": \"r1\"}}, not "
+                           f"{_JSON_TYPES.get(type(payload), 'another value')}")
     rid = payload.get("id")
     if not (isinstance(rid, str) and len(rid) <= 128) and not (isinstance(rid, int) and not isinstance(rid, bool)):
         rid = None
     extra = dict(game or {})
     if command.name in extra:
-        found = problems(Draft202012Validator(extra[command.name]), payload, COMMAND_SECRET_KEYS)
+        found = problems(Draft202012Validator(extra[command.name]), payload, quote=False)
         if found:
             raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
         return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})
     if command.name not in COMMANDS:
         known = ", ".join((*COMMANDS, *extra))
-        raise CommandError(f"unknown command {command.name[:64]!r}: the commands are {known}", rid)
+        raise CommandError(f"unknown command: the commands are {known}", rid)
     if command.name == "button" and not remote_buttons:
         raise CommandError("remote buttons are off on this table ([dealer] remote_buttons = false)", rid)
-    found = problems(validator(f"command#/$defs/{command.name}"), payload, COMMAND_SECRET_KEYS)
+    found = problems(validator(f"command#/$defs/{command.name}"), payload, quote=False)
     if found:
         raise CommandError(f"bad {command.name} command: " + "; ".join(found), rid)
     return Request(command.name, rid, {k: v for k, v in payload.items() if k != "id"})

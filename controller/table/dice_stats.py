@@ -131,9 +131,9 @@ class DiceStats:
 
     def reset(self, cup: str) -> int:
         """The pit's ``cmd/dice_reset``: the cup's counts start afresh; the throws discarded.
-        :class:`KeyError` naming the cups when there is no such cup."""
-        if cup not in self.cups:
-            raise KeyError(f"no dice cup {cup!r}: the table's cups are {', '.join(sorted(self.cups)) or 'none'}")
+        :class:`KeyError` naming the table's cups (not the one asked for) when there is no such cup."""
+        if cup not in self.cups:   # the name asked for is not quoted back: the refusal goes to the pit
+            raise KeyError(f"cup: no such dice cup; the table's cups are {', '.join(sorted(self.cups)) or 'none'}")
         discarded = self.cups[cup].shakes
         self._fresh(cup, self.cups[cup].serial)
         self.changed = True

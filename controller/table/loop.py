@@ -596,9 +596,9 @@ class Table:
         machine = self.machine
         assert machine is not None
         names = (*machine.BUTTONS, *machine.SEAT_BUTTONS)
-        if args["button"] not in names:
+        if args["button"] not in names:   # what was sent is not quoted back (controller.table.commands)
             quoted = ", ".join(f'"{n}"' for n in names)
-            return f'button: must be one of {quoted} (got "{args["button"]}")'
+            return f"button: must be one of {quoted}"
         return None
 
     def _run_request(self, request: Request) -> dict[str, Any]:
@@ -742,13 +742,14 @@ class Table:
         journal holds only what was published, so a replay reveals nothing
         that was not already revealed."""
         top = self.journal.next_seq - 1
+        # A refusal names the keys and the table's own seqs, never the numbers asked for (controller.table.commands).
         if first > last:
-            raise Refused(f"from {first} is after to {last}")
+            raise Refused("from is after to")
         if last - first + 1 > REPLAY_LIMIT:
-            raise Refused(f"{last - first + 1} events asked for, at most {REPLAY_LIMIT} per replay; "
+            raise Refused(f"from..to holds more than {REPLAY_LIMIT} events, the most one replay sends; "
                           f"ask for the range in parts")
         if last > top:
-            raise Refused(f"to {last} is beyond the last event journaled, seq {top}")
+            raise Refused(f"to is beyond the last event journaled, seq {top}")
         oldest = self.journal.first_seq
         if first < oldest:
             raise Refused(f"the journal no longer holds seqs before {oldest} (pruned: tablectl prune); "

@@ -551,10 +551,9 @@ class Publisher:
         correlation = getattr(message.properties, "CorrelationData", None) if self._v5 else None
         reply = self.topics.reply(name)
         if not COMMAND_NAME.fullmatch(name):
-            # Never build a topic or an event from an unbounded name (a 65,000-character topic
-            # would make a reply paho cannot send): the reply goes to cmd/invalid/reply, and the
-            # name is shown cut short.
-            shown = name[:32].encode("ascii", "replace").decode() + (f"... ({len(name)} characters)"
-                                                                      if len(name) > 32 else "")
-            name, reply = shown, self.topics.reply("invalid")
+            # Never build a topic or an event from a name no command has (a 65,000-character topic
+            # would make a reply paho cannot send): the reply goes to cmd/invalid/reply as command
+            # "invalid", and nothing of the name is echoed (a refusal quotes nothing it got:
+            # controller.table.commands).
+            name, reply = "invalid", self.topics.reply("invalid")
         self._inbox.put(Command(name, message.payload, reply, correlation, bool(message.retain)))

@@ -349,7 +349,7 @@ class RoundMachine:
         has nothing to void and is resumed instead.
         """
         if by not in VOID_BY:
-            raise Refused(f"void by {by!r}: must be one of {', '.join(VOID_BY)}")
+            raise Refused(f"by: must be one of {', '.join(VOID_BY)}")
         if not self._voidable():
             if self.state == "fault" and self.fault is not None and self.fault.origin == "result":
                 raise Refused(f"round {self.round} already has its result, which stands: resume to burn the card")
@@ -397,12 +397,15 @@ class RoundMachine:
     def _resume_refusal(self) -> str | None:
         return None
 
+    def _known_commands(self) -> str:
+        return ", ".join(sorted(n[len("_command_"):] for n in dir(self) if n.startswith("_command_"))) or "none"
+
     def command(self, name: str, args: Mapping[str, Any]) -> dict:
         """A pit command the game adds (its registry entry's ``commands``): ``_command_<name>(args)``
         returns the reply's data or raises :class:`Refused`."""
         handler = getattr(self, f"_command_{name}", None)
         if handler is None:
-            raise Refused(f"{self.game} has no command {name!r}")
+            raise Refused(f"{self.game} has no such command: its commands are {self._known_commands()}")
         return handler(args) or {}
 
     # --- device input (never raises) -----------------------------------------------------

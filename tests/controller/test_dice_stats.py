@@ -90,7 +90,7 @@ def test_reset_names_the_cups_it_has() -> None:
     stats = DiceStats({"cup": 3, "cup2": 2})
     throw(stats, 1, 2, 3)
     assert stats.reset("cup") == 1 and stats.cups["cup"].shakes == 0
-    with pytest.raises(KeyError, match="no dice cup 'dice': the table's cups are cup, cup2"):
+    with pytest.raises(KeyError, match="cup: no such dice cup; the table's cups are cup, cup2"):
         stats.reset("dice")
 
 

@@ -166,7 +166,7 @@ def test_a_biased_die_raises_dice_bias_once_and_the_pit_resets_the_counts(make) 
     fresh = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 0)
     assert not fresh["cups"]["cup"]["dice"][0]["biased"]
     refused = h.command("dice_reset", {"id": "r2", "cup": "dice"})
-    assert not refused["ok"] and refused["error"] == "refused: no dice cup 'dice': the table's cups are cup"
+    assert not refused["ok"] and refused["error"] == "refused: cup: no such dice cup; the table's cups are cup"
     bad = h.command("dice_reset", {"id": "r3"})
     assert not bad["ok"] and bad["error"].startswith("bad dice_reset command: cup")
 

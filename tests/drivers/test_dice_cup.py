@@ -181,6 +181,24 @@ def test_a_gap_in_the_sequence_is_reported(rig: Rig) -> None:
     assert driver.stats["reports_lost"] == 5
 
 
+def test_a_repeated_and_an_out_of_order_report_reach_the_driver_as_sent(rig: Rig) -> None:
+    # hw_sim's repeat_report and stale_report (the battery of tests/e2e/test_dice_battery_e2e.py): the
+    # cup sends the same bytes again, and a report from three back; the seq shows each (reports_lost).
+    cup = rig.cup()
+    rig.driver()
+    rig.next()
+    cup.shake((6, 1, 2))
+    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (6, 1, 2)), CupClosed("cup")]
+    cup.inject("repeat_report")
+    assert cup.sent[-1] == cup.sent[-2]
+    fault, again = rig.take(2)
+    assert isinstance(fault, DeviceFault) and fault.code == "reports_lost" and again == CupClosed("cup")
+    cup.inject("stale_report")
+    assert cup.sent[-1] == cup.sent[-4] == codec.opened(1, (6, 1, 2))
+    fault, old = rig.take(2)
+    assert isinstance(fault, DeviceFault) and fault.code == "reports_lost" and old == DiceRead("cup", (6, 1, 2))
+
+
 def test_a_stalled_endpoint_is_cleared_and_nothing_is_lost(rig: Rig) -> None:
     cup = rig.cup()
     driver = rig.driver()

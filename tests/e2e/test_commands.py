@@ -103,21 +103,21 @@ def events_after(table: SimTable, seq: int, until: int) -> list[tuple[str, dict]
 
 MALFORMED = [
     ("open", b"{oops", None, "malformed JSON: Expecting property name enclosed in double quotes: line 1 column 2"),
-    ("void", b'["reason"]', None, 'the payload must be a JSON object such as {"id": "r1"}, not list ["reason"]'),
-    ("resume", b"42", None, 'the payload must be a JSON object such as {"id": "r1"}, not int 42'),
+    ("void", b'["reason"]', None, 'the payload must be a JSON object such as {"id": "r1"}, not a list'),
+    ("resume", b"42", None, 'the payload must be a JSON object such as {"id": "r1"}, not a number'),
     ("frobnicate", b'{"id": "u1"}', "u1",
-     "unknown command 'frobnicate': the commands are open, close, void, resume, rebirth, replay, button, "
+     "unknown command: the commands are open, close, void, resume, rebirth, replay, button, "
      "dice_reset"),
     ("void", b'{"id": "m1"}', "m1", "bad void command: reason: is required"),
-    ("open", b'{"id": "e1", "force": true}', "e1", "bad open command: force: unknown key (allowed: id)"),
-    ("rebirth", b'{"id": "e2", "full": 1}', "e2", "bad rebirth command: full: unknown key (allowed: id)"),
-    ("close", b'{"id": "e3", "now": "yes"}', "e3", "bad close command: now: unknown key (allowed: id)"),
-    ("void", b'{"id": "w1", "reason": 5}', "w1", "bad void command: reason: must be a string (got 5)"),
+    ("open", b'{"id": "e1", "force": true}', "e1", "bad open command: (top level): an unknown key (the keys are id)"),
+    ("rebirth", b'{"id": "e2", "full": 1}', "e2", "bad rebirth command: (top level): an unknown key (the keys are id)"),
+    ("close", b'{"id": "e3", "now": "yes"}', "e3", "bad close command: (top level): an unknown key (the keys are id)"),
+    ("void", b'{"id": "w1", "reason": 5}', "w1", "bad void command: reason: must be a string"),
     ("void", b'{"id": "w2", "reason": ""}', "w2", "bad void command: reason: must not be empty"),
-    ("resume", b'{"id": ["r"]}', None, 'bad resume command: id: must be a string or an integer or null (got ["r"])'),
-    ("close", b'{"id": true}', None, "bad close command: id: must be a string or an integer or null (got true)"),
+    ("resume", b'{"id": ["r"]}', None, "bad resume command: id: must be a string or an integer or null"),
+    ("close", b'{"id": true}', None, "bad close command: id: must be a string or an integer or null"),
     ("button", b'{"id": "b1", "button": "shuffle"}', "b1",
-     'bad button command: button: must be one of "deal", "void", "shuffle_ack", "pass" (got "shuffle")'),
+     'bad button command: button: must be one of "deal", "void", "shuffle_ack", "pass"'),
 ]
 
 
