@@ -69,6 +69,8 @@ from games.poker import positions
 from games.poker.bring_in import bring_in, first_to_act
 from games.poker.economics import Economics, hand_collection
 from games.poker.entries import EntryError, card_of, seat_key
+from games.poker.hands import FIVE_OF_A_KIND, best
+from games.poker.mexican import MEXICAN
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
 
@@ -251,10 +253,14 @@ def who_acts(street: int, up: Mapping[int, Mapping[int, Card | None]], exposed: 
 
 # --- the showdown --------------------------------------------------------------------------------
 
-def jackpot_eligible(cards: Sequence[Card], name: str | None) -> bool:
+def jackpot_eligible(cards: Sequence[Card]) -> bool:
     """"No hand involved in a jackpot may include the Joker ... 5 of a Kind is exempt from this
-    rule due to there not being an equivalent 'natural' hand"."""
-    return name == "five of a kind" or not any(c.is_joker for c in cards)
+    rule due to there not being an equivalent 'natural' hand". Five of a kind is asked of the
+    hand's category, not its name: the shared evaluator names five of a kind of aces "five aces"
+    (Draw Poker's name for it), and A-A-A-A-JK is Hand Ranking 1 as much as 7-7-7-7-JK is."""
+    if not any(c.is_joker for c in cards):
+        return True
+    return len(cards) >= 5 and best(cards, MEXICAN).category == FIVE_OF_A_KIND
 
 
 def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
@@ -264,7 +270,7 @@ def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     out = settle(SHOWDOWNS[GAME], hands)
     for hand in out["hands"]:
         held = [c for c in (try_card(code) for code in hand["cards"]) if c is not None]
-        hand["jackpot_eligible"] = jackpot_eligible(held, hand["high"]["name"] if hand["high"] else None)
+        hand["jackpot_eligible"] = jackpot_eligible(held)
     return out
 
 

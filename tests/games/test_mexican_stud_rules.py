@@ -181,6 +181,18 @@ def test_no_hand_with_the_joker_in_a_jackpot_unless_five_of_a_kind():
     assert joker["hands"][0]["jackpot_eligible"] is False
 
 
+def test_five_aces_are_five_of_a_kind_and_exempt_from_the_joker_rule_of_the_jackpot():
+    """Issue 23.1: A-A-A-A-JK is named "five aces" (the shared evaluator's name for five of a kind
+    of aces), and it is Hand Ranking 1, "5 of a Kind", exempt from "No hand involved in a jackpot
+    may include the Joker" as 7-7-7-7-JK is."""
+    out = rules.evaluate({1: cards("AS AH AD AC JK"), 2: cards("7S 7H 7D 7C KD")})
+    aces = out["hands"][0]
+    assert aces["high"]["name"] == "five aces" and aces["jackpot_eligible"] is True
+    assert rules.jackpot_eligible(cards("AS AH AD AC JK")) is True
+    assert rules.jackpot_eligible(cards("7S 7H 7D 7C JK")) is True
+    assert rules.jackpot_eligible(cards("AS AH AD JK KC")) is False    # four aces with the joker
+
+
 # --- entries --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("street, raw, down, message", [
