@@ -30,6 +30,7 @@ checking it, and a refusal names no code entered.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.cards import Card
@@ -47,6 +48,17 @@ from games.round import Emit, Refused
 STUB_RULE = ("if the stub runs short, the last card may not be dealt: at the last card, combine it with all the "
              "discards except those of the players who have not yet completed their draws, shuffle this new stub, "
              "cut, burn one card and complete the draw (TOO FEW CARDS FOR THE DRAW)")
+
+
+@dataclass(frozen=True)
+class _Misdealt:
+    """What a redeal keeps of the hand it redeals (choice 4): the button and blinds, the players,
+    what they posted and the collection taken."""
+
+    pos: Positions
+    players: frozenset[int]
+    stake: dict[str, Any]
+    take: dict[str, Any]
 
 
 class DrawRound(BlindsRound):
@@ -81,6 +93,7 @@ class DrawRound(BlindsRound):
         """The "fee of 5.00 is collected every 1/2 hr." (games.poker.time_clock), as each hand starts."""
         self.redeal_of: int | None = None     # the misdealt hand this hand redeals
         self._misdealt: int | None = None     # set by a misdeal: the next hand redeals it
+        self._redealt: _Misdealt | None = None  # the misdealt hand's positions, players, stakes, collection
         self._deck_suspect = False            # NO POT: the deck is checked before the next hand
         self._clear_hand()
         super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
@@ -107,6 +120,9 @@ class DrawRound(BlindsRound):
     # --- positions, stakes, collection ------------------------------------------------------
 
     def _place_positions(self) -> None:
+        if self.redeal_of is not None and self._redealt is not None:
+            self._place_redeal(self._redealt)
+            return
         found = rules.hand_positions(self.seats, self.seated, self.last, first_blind=self.options.first_blind,
                                      blinds=len(self.options.blinds), rule=self.options.button_rule,
                                      waiting=self.waiting)
@@ -117,9 +133,26 @@ class DrawRound(BlindsRound):
         self.take = rules.collection(self.options.economics, len(self.players), self.options.schedule_name)
         self.stake = rules.stakes(self.pos, self.players, self.options.ante, self.options.blinds)
 
+    def _place_redeal(self, hand: _Misdealt) -> None:
+        """A redeal is the misdealt hand dealt again (docs/draw.md, choice 4: "hands are redealt",
+        THE DEAL AND THE DRAW; the button moves only "after each hand is completed", BLINDS): its
+        button and blinds, and what its players posted, which stays in the pot. So a seat change
+        while the redeal waits moves nothing: a seat that sits in is dealt from the next hand (it
+        posted nothing for this pot), a player of the misdealt hand who sits out is not dealt and
+        leaves what he posted in the pot, and may sit in again before the deal. With fewer than two
+        of its players in, the redeal waits for them (the pit may void it: the next hand is new)."""
+        players = hand.players & frozenset(self.seated)
+        if len(players) < 2:
+            self.pos, self.players, self.take, self.stake = None, frozenset(), None, None
+            return
+        self.pos, self.players, self.stake = hand.pos, players, hand.stake
+        self.take = dict(hand.take)
+
     def _entered_betting(self) -> None:
         super()._entered_betting()
         self.redeal_of, self._misdealt = self._misdealt, None
+        if self.redeal_of is None:
+            self._redealt = None
         self._place_positions()
 
     def _entered_dealing(self) -> None:
@@ -226,16 +259,36 @@ class DrawRound(BlindsRound):
         button = f"button seat {pos.button}{' (dead)' if pos.dead_button else ''}"
         if take["basis"] == "time":
             fee = collect_phrase(take)
+        elif self.redeal_of is not None:
+            fee = f"the collection taken for hand {self.redeal_of} stands: collect nothing again"
         else:
             jackpot = f" and the jackpot {money(take['jackpot'])}" if take["jackpot"] else ""
             fee = f"collect the fee {money(take['fee'])}{jackpot} ({n} players)"
         if self.redeal_of is not None:
+            out = self._redeal_changes()
             return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal): {button}; the antes and blinds "
-                    f"posted for hand {self.redeal_of} stay in the pot: post nothing again; {fee}; press deal.")
+                    f"posted for hand {self.redeal_of} stay in the pot: post nothing again; {fee}{out}; press deal.")
         blinds = ", ".join(f"seat {b['seat']} {money(b['amount'])}" if b["seat"] is not None
                            else f"{money(b['amount'])} not posted" for b in stake["blinds"])
         return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): {button}; blinds: {blinds}; antes "
                 f"{money(stake['ante'])} from each of the {n} players; {fee}; press deal.")
+
+    def _redeal_changes(self) -> str:
+        """The seats a redeal deals otherwise than the misdealt hand: its players sat out, seats
+        sat in since (they wait for the next hand)."""
+        hand = self._redealt
+        if hand is None:
+            return ""
+        out = sorted(hand.players - self.players)
+        new = sorted(set(self.seated) - hand.players)
+        words = []
+        if out:
+            words.append(f"seat{'s' if len(out) > 1 else ''} {', '.join(map(str, out))} sat out: not dealt in, "
+                         "what it posted stays in the pot")
+        if new:
+            words.append(f"seat{'s' if len(new) > 1 else ''} {', '.join(map(str, new))} sat in since hand "
+                         f"{self.redeal_of}: dealt in from the next hand")
+        return "".join(f"; {w}" for w in words)
 
     def _draw_text(self) -> str:
         try:
@@ -274,7 +327,16 @@ class DrawRound(BlindsRound):
         assert pos is not None
         redeal = f" (it redeals hand {self.redeal_of})" if self.redeal_of is not None else ""
         return (f"Hand {self.round}{redeal}: button seat {pos.button}, {money(self.options.blinds[-1])} blind seat "
-                f"{pos.blinds[-1]}, {len(self.players)} players; press deal to start the hand.")
+                f"{pos.blinds[-1]}, {len(self.players)} players{self._redeal_changes()}; press deal to start the "
+                "hand.")
+
+    def _waiting_text(self) -> str:
+        hand = self._redealt
+        if self.redeal_of is None or hand is None:
+            return super()._waiting_text()
+        return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal) and waits for its players: two of seats "
+                f"{', '.join(map(str, sorted(hand.players)))} must be in (seat button sit_in); a void by the pit "
+                "gives up the redeal and the next hand is a new one.")
 
     # --- the draws, entered by the dealer or the pit ----------------------------------------
 
@@ -369,6 +431,9 @@ class DrawRound(BlindsRound):
                  "action": ruling.action}
         if ruling.consequence == "misdeal":
             self._misdealt = self.redeal_of or self.round   # a redeal misdealt again redeals the same hand
+            if self.redeal_of is None:                       # ... with the first misdealt hand's positions
+                assert self.pos is not None and self.stake is not None and self.take is not None
+                self._redealt = _Misdealt(self.pos, self.players, self.stake, self.take)
             self._void(f"{ruling.message}; {irr.REDEAL}", "pit")
             return reply
         if ruling.consequence == "no_pot":

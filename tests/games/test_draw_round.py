@@ -278,6 +278,83 @@ def test_a_misdeal_is_redealt_with_the_same_button_and_the_blinds_stay_in_the_po
     assert r.last("action_button")["seat"] == 2 and r.last("action_button")["redeal_of"] is None
 
 
+def _heads_up_to_a_misdealt_third_hand() -> Run:
+    """Seats 1 and 2 heads-up, three blinds: hand 3 has button 1, blinds (none, 1, 2), and is
+    misdealt (the first card turned over); the table is back in betting for its redeal."""
+    r = Run(seats_in=(1, 2)).open()
+    r.hand()
+    r.hand()
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (r.m.round, ab["seat"], [b["seat"] for b in ab["stakes"]["blinds"]]) == (3, 1, [None, 1, 2])
+    r.to("deal")
+    r.irregularity("first_card_exposed")
+    r.m.shuffled(53)
+    assert r.m.state == "betting" and r.m.round == 4
+    return r
+
+
+def test_a_seat_sitting_in_during_a_redeal_moves_neither_the_button_nor_the_blinds():
+    """Issue 23.2, choice 4: the redeal is the misdealt hand dealt again ("hands are redealt", THE
+    DEAL AND THE DRAW), and the button moves only "after each hand is completed" (BLINDS). Seat 5
+    sits in while hand 4 (the redeal of hand 3) waits: hand 4 keeps button 1, blinds (none, 1, 2)
+    and the two players' antes ($2.00, already in the pot); seat 5 is dealt from hand 5, whose
+    button moves on from hand 3's (the $5.00 blind one seat left, from 2 to 5)."""
+    r = _heads_up_to_a_misdealt_third_hand()
+    assert r.m.press("sit_in", 5).accepted
+    assert r.lights() == {"dealer_button": [1], "small_blind": [1], "big_blind": [2]}
+    assert r.prompt()["text"] == ("Hand 4 (it redeals hand 3): button seat 1, $5.00 blind seat 2, 2 players; seat 5 sat "
+                                  "in since hand 3: dealt in from the next hand; press deal to start the hand.")
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (3, 1, [1, 2])
+    assert ab["stakes"] == {"ante": 100, "antes": 200, "blinds": [{"amount": 200, "seat": None},
+                                                                 {"amount": 300, "seat": 1},
+                                                                 {"amount": 500, "seat": 2}]}
+    assert ab["collection"]["time_due"] == [] and ab["collection"]["fee"] == 0   # their half hour is paid
+    assert r.prompt()["text"].startswith("Hand 4 redeals hand 3 (misdeal): button seat 1; the antes and blinds posted "
+                                         "for hand 3 stay in the pot: post nothing again;")
+    result = r.finish()
+    assert (result["button"], result["players"], result["redeal_of"]) == (1, [1, 2], 3)
+    r.m.press("deal")
+    nxt = r.last("action_button")
+    assert nxt["redeal_of"] is None and nxt["players"] == [1, 2, 5]
+    assert [b["seat"] for b in nxt["stakes"]["blinds"]][-1] == 5
+
+
+def test_a_player_of_the_misdealt_hand_who_sits_out_is_not_dealt_and_the_redeal_waits_for_two():
+    """Choice 4: a player of the misdealt hand who sits out during the redeal's betting is not dealt
+    in (what he posted stays in the pot); with fewer than two of its players in, the redeal waits
+    (deal not lit) for them, not for new seats; a player sitting in again is dealt the redeal."""
+    r = Run(seats_in=(1, 2, 3), schedule={"basis": "pot", "bands": [{"low": 2, "fee": 100}], "jackpot": 0})
+    r.open()
+    r.m.press("deal")
+    first = r.last("action_button")
+    r.to("deal")
+    r.irregularity("first_card_exposed")
+    r.m.shuffled(53)
+    assert r.m.press("sit_out", 3).accepted
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (1, first["seat"], [1, 2])
+    assert ab["stakes"] == first["stakes"] and ab["collection"] == first["collection"]
+    assert r.prompt()["text"].endswith("post nothing again; the collection taken for hand 1 stands: collect nothing "
+                                       "again; seat 3 sat out: not dealt in, what it posted stays in the pot; press "
+                                       "deal.")
+    r.to("deal")
+    r.irregularity("boxed", count=2)                # misdealt again: hand 1 is redealt once more
+    r.m.shuffled(53)
+    assert r.m.press("sit_out", 2).accepted and r.m.press("sit_in", 4).accepted
+    assert "deal" not in r.m.snapshot()["lights"]["buttons_lit"]
+    assert r.prompt()["text"] == ("Hand 3 redeals hand 1 (misdeal) and waits for its players: two of seats 1, 2, 3 "
+                                  "must be in (seat button sit_in); a void by the pit gives up the redeal and the next "
+                                  "hand is a new one.")
+    assert r.m.press("sit_in", 3).accepted
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (1, first["seat"], [1, 3])
+
+
 def test_an_irregular_deck_is_no_pot_and_the_deck_is_checked_before_the_next_hand():
     r = Run().open()
     r.to("draw")
