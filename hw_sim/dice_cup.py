@@ -13,7 +13,7 @@ interrupt endpoint halts until the host clears it; queued reports are kept),
 ``malformed_report`` (the next shake's reading goes out with a broken CRC, or ``data=`` bytes
 now), ``repeat_report`` (the last report goes out again, the same bytes: a duplicate),
 ``stale_report`` (an earlier report goes out again, out of order: ``back=`` reports back, default
-3), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
+3), ``garbage`` (a report of 16 seeded random bytes, now), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
 """
 
 from __future__ import annotations
@@ -184,6 +184,12 @@ class SimDiceCup:
                     self._reports.append((again[1], again))
                     self.sent.append(again)
                     self._cond.notify_all()
+        elif name == "garbage":        # a report of seeded random bytes, now: no report of this protocol
+            with self._cond:
+                noise = bytes(self.rng.randrange(256) for _ in range(codec.REPORT_SIZE))
+                self._reports.append((self._seq, noise))
+                self.sent.append(noise)
+                self._cond.notify_all()
         elif name == "stall":
             with self._cond:
                 self.halted = True
@@ -196,7 +202,7 @@ class SimDiceCup:
             self.self_test_failing = tuple(kw.get("dice", (1,)))
         else:
             raise ValueError(f"{self.KIND}: no fault named {name!r}; known: die_on_edge, die_unreadable, "
-                             "lifted_early, malformed_report, repeat_report, stale_report, self_test_fails, stall, "
+                             "garbage, lifted_early, malformed_report, repeat_report, stale_report, self_test_fails, stall, "
                              "unplug, replug")
 
     def unplug(self) -> None:

@@ -73,7 +73,6 @@ from drivers.dice_report import DEFAULT_DICE
 from drivers.events import (
     ButtonPressed,
     CardCount,
-    CupShaken,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
@@ -514,6 +513,7 @@ class Table:
         assert machine is not None
         if self._dice is not None:
             self._count_dice(event)
+        before = len(self._pending)
         match event:
             case ButtonPressed(button=button, seat=seat):
                 self._press(button, seat)
@@ -535,17 +535,22 @@ class Table:
                 log.info("%s counted %d cards", device, count)
         kind, fields = _input_of(type(event))
         machine.device_input(event.device, kind, {f: getattr(event, f) for f in fields})
+        if self._dice is not None and isinstance(event, DiceRead) and any(
+                p.kind == "dice" for p in self._pending[before:]):
+            self._count_throw(event.device, event.values)
+
+    def _count_throw(self, device: str, values: tuple[int, ...]) -> None:
+        """Dice integrity (controller.table.dice_stats): a reading counts when the round took it as
+        the throw it asked for (its ``dice`` event came of this reading), so each physical throw the
+        round used counts once; a die whose counts reject fairness is a ``dice_bias`` warning."""
+        assert self._dice is not None
+        for bias in self._dice.read(device, values):
+            self._alarm("dice_bias", "warning", bias.message, bias.action)
 
     def _count_dice(self, event: DeviceEvent) -> None:
-        """Dice integrity (controller.table.dice_stats): every throw a cup reads is counted, whatever the
-        round makes of it; a die whose counts reject fairness is a ``dice_bias`` warning."""
+        """A cup's hello: another serial than the one counted is another cup, whose counts start afresh."""
         assert self._dice is not None
         match event:
-            case CupShaken(device=device):
-                self._dice.shaken(device)
-            case DiceRead(device=device, values=values):
-                for bias in self._dice.read(device, values):
-                    self._alarm("dice_bias", "warning", bias.message, bias.action)
             case DeviceOnline(device=device, serial=serial):
                 discarded = self._dice.online(device, serial)
                 if discarded:
