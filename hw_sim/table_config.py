@@ -21,14 +21,14 @@ SIM_PINS = (5, 6, 13, 19, 12, 16, 20, 21, 17, 27, 22, 23, 24, 25, 26, 4, 2, 3, 7
 """BCM pins the simulated table's mock GPIO hands out, in the order the example baccarat config uses them."""
 
 
-def sim_table_raw(game: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def sim_table_raw(game: str, options: Mapping[str, Any] | None = None, seats: int | None = None) -> dict[str, Any]:
     """The raw config of a simulated table of ``game``: its device roles with their first kind,
     its buttons and light groups on mock GPIO pins, the demo's seats and options (``options``
-    overrides some of them), remote buttons for a dealer in another process. Not checked here:
-    the controller checks it (``parse_raw``) as it checks a file."""
+    overrides some of them, ``seats`` the number of seats), remote buttons for a dealer in another
+    process. Not checked here: the controller checks it (``parse_raw``) as it checks a file."""
     entry = registry.get(game)
     pins = iter(SIM_PINS)
-    seats = entry.demo.get("seats", entry.seats[1])
+    seats = seats if seats is not None else entry.demo.get("seats", entry.seats[1])
     section = {**entry.demo.get("game", {}), **(options or {})}
     gpio: dict[str, Any] = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
                             "seat_lights": {}, "seat_buttons": {}}

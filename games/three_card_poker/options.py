@@ -8,7 +8,7 @@ from typing import Any
 
 from games.cards import Card
 from games.decks import DeckSpec, standard
-from games.options import OptionError, whole_number
+from games.options import OptionError, check_round_fits, whole_number
 from games.three_card_poker import rules
 from games.wagers import Pays
 
@@ -58,6 +58,8 @@ class ThreeCardPokerOptions:
             raise OptionError("first_player_dealer_seat", f"must be one of seats 1..{self.seats}, "
                                                           f"not {self.first_player_dealer_seat}")
         object.__setattr__(self, "spec", standard(self.decks))
+        if self.deal_from == "shoe":
+            check_round_fits("seats", 3 * self.seats, self.spec.size, f"3 cards to each of {self.seats} seats, D1a")
 
     @property
     def paytable(self) -> rules.Paytable:
