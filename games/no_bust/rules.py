@@ -100,6 +100,13 @@ class Total:
         return f"{kind} {self.value}" + (" (more than a natural)" if self.over else "")
 
     def to_dict(self) -> dict:
+        """As the ``result`` publishes a hand. The natural (two jokers) is published as what the
+        sheet ranks it: "A 'Natural' hand beats all other hands" (Naturals a), the HRC's first rank,
+        which has no hand value -- so ``total`` null, ``natural`` and ``joker`` true (it is two
+        jokers). Its internal 22 (RFP's "Natural 22") only orders it above every total; published, a
+        22 reads as a drawn 22, which is more than a natural (issue 23.6)."""
+        if self.natural:
+            return {"total": None, "soft": False, "joker": True, "natural": True, "over": False}
         return {"total": self.value, "soft": self.soft, "joker": self.joker, "natural": self.natural,
                 "over": self.over}
 
