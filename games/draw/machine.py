@@ -219,6 +219,9 @@ class DrawRound(BlindsRound):
         n = len(self.players)
         if step.action == "collect":
             return self._collect_text()
+        if step.action == "cut":
+            return ("Cut the cards before the deal: one hand, straight out (\"Cards must be cut before each deal\", "
+                    "THE DEAL AND THE DRAW); press deal.")
         if step.action == "deal":
             first = left_of(self.moved_button or pos.button, self.players, self.seats)[0]
             return (f"Deal five cards face down to each of the {n} players, one at a time, starting with seat {first} "
@@ -410,8 +413,9 @@ class DrawRound(BlindsRound):
             if self.state == "result" and what == "irregular_deck":
                 raise Refused("the pot is out of play: \"Once the pot is out of play, no adjustment can be made.\"")
             raise Refused(f"no hand is being dealt (state {self.state}): an irregularity is reported during the hand")
-        if step.action == "collect" and what != "irregular_deck":
-            raise Refused("no card is dealt yet: the antes and blinds are due (press deal once they are in)")
+        if step.action in ("collect", "cut") and what != "irregular_deck":
+            due = "the antes and blinds are due" if step.action == "collect" else "the cut is due"
+            raise Refused(f"no card is dealt yet: {due} (press deal once it is done)")
         try:
             ruling = irr.rule(args, self._view())
         except irr.IrregularityError as exc:

@@ -20,7 +20,7 @@ from games.registry import get
 from games.round import Refused
 
 CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
-STEPS = ["collect", "deal", "bet", "burn", "draw", "bet", "showdown"]
+STEPS = ["collect", "cut", "deal", "bet", "burn", "draw", "bet", "showdown"]
 
 
 class Run(RoundRun):
@@ -117,6 +117,22 @@ def test_the_hand_starts_with_its_blinds_antes_and_collection_and_the_button_mov
     assert [r.hand()["button"] for _ in range(5)] == [2, 3, 4, 5, 6]
     shuffles = r.all("shuffle")
     assert len(shuffles) == 7 and all(s == {"ok": True, "count": 53, "expected": 53} for s in shuffles)
+
+
+def test_the_cards_are_cut_before_each_deal():
+    """THE DEAL AND THE DRAW: "Cards must be cut before each deal ... The 'cut' is made with one
+    hand, straight out": a step of its own after the antes and blinds, before the five cards, in
+    every hand and in a redeal; nothing is dealt yet, so an irregularity is refused."""
+    r = Run().open()
+    cut = r.to("cut")
+    assert cut["text"] == ("Cut the cards before the deal: one hand, straight out (\"Cards must be cut before each "
+                           "deal\", THE DEAL AND THE DRAW); press deal.")
+    with pytest.raises(Refused, match=r"no card is dealt yet: the cut is due"):
+        r.irregularity("first_card_exposed")
+    r.to("deal")
+    r.irregularity("first_card_exposed")             # a misdeal: the redeal is cut again
+    r.m.shuffled(53)
+    assert r.to("cut")["step"] == "cut"
 
 
 def test_the_stakes_and_the_schedule_come_from_the_config():
