@@ -52,6 +52,9 @@ DRAW: dict = {
 }
 """``cmd/draw``: the draws declared, {"draws": {seat: cards}}; a seat not listed has folded."""
 
+NO_OPEN: dict = {"type": "object", "properties": {"id": REQUEST_ID}, "additionalProperties": False}
+"""``cmd/no_open``: nobody opened the pot (a game without blinds; OPENERS)."""
+
 IRREGULARITY: dict = {
     "type": "object",
     "properties": {
@@ -87,7 +90,7 @@ GAME = GameEntry(
     # Six seats: deal and void (four pins) and three light groups (eighteen) leave six pins for the
     # seat buttons; the rest are pressed as an I/O expander would report them.
     demo={"seats": 6, "game": {"variant": "lowball"}},
-    commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN},
+    commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN, "no_open": NO_OPEN},
     summary=lambda data: _summary(data),
 )
 
@@ -97,8 +100,11 @@ def _summary(data: dict) -> str:
     take = data["collection"]
     fee = (f"time ${take['time_fee_each'] / 100:.2f} per person" if take["basis"] == "time"
            else f"fee ${take['fee'] / 100:.2f} jackpot ${take['jackpot'] / 100:.2f}")
-    text = (f"{'Low-Ball' if data['variant'] == 'lowball' else 'Draw Poker'}, button {data['button']}, big blind "
-            f"{data['big_blind']}, {len(data['players'])} players, {fee}")
+    blind = f"big blind {data['big_blind']}" if data["big_blind"] is not None else "antes only"
+    text = (f"{'Low-Ball' if data['variant'] == 'lowball' else 'Draw Poker'}, button {data['button']}, {blind}, "
+            f"{len(data['players'])} players, {fee}")
+    if data.get("opened") is False:
+        text += ", nobody opened: everyone antes again"
     if data.get("redeal_of"):
         text += f", redeals hand {data['redeal_of']}"
     if data.get("stub") and data["stub"]["reshuffles"]:

@@ -94,12 +94,15 @@ class DrawRound(BlindsRound):
         self.redeal_of: int | None = None     # the misdealt hand this hand redeals
         self._misdealt: int | None = None     # set by a misdeal: the next hand redeals it
         self._redealt: _Misdealt | None = None  # the misdealt hand's positions, players, stakes, collection
+        self.reante_of: int | None = None     # the hand nobody opened, whose pot this hand plays for
+        self._reante: int | None = None       # set when nobody opened: the next hand antes again
         self._deck_suspect = False            # NO POT: the deck is checked before the next hand
         self._clear_hand()
         super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
 
     def _clear_hand(self) -> None:
         self.done = 0
+        self.opened = True                            # False: nobody opened (OPENERS), reported
         self.dead: dict[int, str] = {}                # seat -> why its hand is dead
         self.extra = 0                                # cards off the stub on the deal beyond five each
         self.burned = False                           # the sixth card taken back is the burn
@@ -153,6 +156,7 @@ class DrawRound(BlindsRound):
         self.redeal_of, self._misdealt = self._misdealt, None
         if self.redeal_of is None:
             self._redealt = None
+            self.reante_of, self._reante = self._reante, None   # a redeal plays for the same pot
         self._place_positions()
 
     def _entered_dealing(self) -> None:
@@ -165,7 +169,8 @@ class DrawRound(BlindsRound):
     def _positions_data(self) -> dict[str, Any]:
         pos = self.pos
         assert pos is not None and self.take is not None
-        return {"seat": pos.button, "dead_button": pos.dead_button, "big_blind": pos.blinds[-1],
+        return {"seat": pos.button, "dead_button": pos.dead_button, "big_blind": pos.blinds[-1] if pos.blinds else None,
+                "reante_of": self.reante_of,
                 "players": sorted(self.players), "variant": self.options.variant, "stakes": self.stake,
                 "collection": self.take, "redeal_of": self.redeal_of}
 
@@ -227,6 +232,13 @@ class DrawRound(BlindsRound):
             return (f"Deal five cards face down to each of the {n} players, one at a time, starting with seat {first} "
                     "(left of the button); press deal. A misdeal, a boxed or exposed card, a sixth card or a card "
                     "off the table: report it (cmd/irregularity).")
+        if step.action == "bet" and self.steps.index(step) < self._burn_at and not pos.blinds:
+            live = set(self.players) - set(self.dead)
+            first = left_of(pos.button, live or self.players, self.seats)[0]
+            return (f"Betting round (before the draw): seat {first} acts first (left of the button); \"No 'openers' "
+                    "are required ... You may open on anything\"; check and raise is permitted. If nobody opens, "
+                    "report it (cmd/no_open): \"everyone 'antes' again\" for this pot (OPENERS); else press deal "
+                    "when the betting is complete.")
         if step.action == "bet" and self.steps.index(step) < self._burn_at:
             live = set(self.players) - set(self.dead)
             opener = first_to_act(self.seats, pos, live or self.players, "first")
@@ -272,8 +284,10 @@ class DrawRound(BlindsRound):
             return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal): {button}; the antes and blinds "
                     f"posted for hand {self.redeal_of} stay in the pot: post nothing again; {fee}{out}; press deal.")
         blinds = ", ".join(f"seat {b['seat']} {money(b['amount'])}" if b["seat"] is not None
-                           else f"{money(b['amount'])} not posted" for b in stake["blinds"])
-        return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): {button}; blinds: {blinds}; antes "
+                           else f"{money(b['amount'])} not posted" for b in stake["blinds"]) or "none (antes only)"
+        again = (f"nobody opened hand {self.reante_of}: its pot stays in the middle and everyone antes again "
+                 "(OPENERS); " if self.reante_of is not None else "")
+        return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): {button}; {again}blinds: {blinds}; antes "
                 f"{money(stake['ante'])} from each of the {n} players; {fee}; press deal.")
 
     def _redeal_changes(self) -> str:
@@ -329,9 +343,10 @@ class DrawRound(BlindsRound):
         pos = self.pos
         assert pos is not None
         redeal = f" (it redeals hand {self.redeal_of})" if self.redeal_of is not None else ""
-        return (f"Hand {self.round}{redeal}: button seat {pos.button}, {money(self.options.blinds[-1])} blind seat "
-                f"{pos.blinds[-1]}, {len(self.players)} players{self._redeal_changes()}; press deal to start the "
-                "hand.")
+        blind = (f"{money(self.options.blinds[-1])} blind seat {pos.blinds[-1]}" if pos.blinds
+                 else "antes only" + (f", the pot of hand {self.reante_of} in the middle" if self.reante_of else ""))
+        return (f"Hand {self.round}{redeal}: button seat {pos.button}, {blind}, {len(self.players)} players"
+                f"{self._redeal_changes()}; press deal to start the hand.")
 
     def _waiting_text(self) -> str:
         hand = self._redealt
@@ -389,6 +404,28 @@ class DrawRound(BlindsRound):
         return {"draws": {str(s): n for s, n in sorted(self.draws.items())} if self.draws else None,
                 "order": [s for s, _ in plan.order], "stub": plan.stub, "needed": plan.needed,
                 "short": bool(plan.reshuffles) or not plan.complete, "procedure": describe(plan)}
+
+    # --- nobody opened (a game without blinds) ----------------------------------------------
+
+    def _command_no_open(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/no_open`` {}: the betting before the draw went round and nobody opened ("BASICS OF
+        DRAW POKER", OPENERS: "If no one opens the pot, everyone 'antes' again and you resume this
+        procedure until the pot has been opened and until a player has won the pot"). The hand ends
+        without a draw or a showdown; its pot stays in the middle, and the next hand, dealt by the
+        next button (choice 12), collects everyone's ante again for it. Only a game without blinds
+        can pass out: a blind is a live bet that opens the pot."""
+        step = self._step()
+        if self.options.blinds:
+            raise Refused("the blinds open the pot (a blind is a live bet, BLINDS): only a game without blinds can "
+                          "be passed out")
+        if step is None or step.action != "bet" or self.done > self._burn_at:
+            now = f", {step.action} is due" if step is not None else ""
+            raise Refused(f"nobody-opened is reported during the betting before the draw (state {self.state}{now})")
+        self.opened = False
+        self.done = len(self.steps)
+        self._step_done()
+        return {"round": self.round, "opened": False,
+                "next": "the pot stays in the middle: everyone antes again for it in the next hand (OPENERS)"}
 
     # --- irregularities, reported by the dealer or the pit ----------------------------------
 
@@ -517,6 +554,8 @@ class DrawRound(BlindsRound):
     # --- the result -----------------------------------------------------------------------
 
     def _entered_result(self) -> None:
+        if not self.opened:
+            self._reante = self.round
         self.last = self.pos
         if self.moved_button is not None:
             self.last = rules.moved_to(self.seats, self.seated, self.moved_button, len(self.options.blinds))
@@ -533,7 +572,7 @@ class DrawRound(BlindsRound):
 
     def _result_data(self) -> dict[str, Any]:
         data = self._positions_data()
-        return {"button": data.pop("seat"), **data, "moved_button": self.moved_button,
+        return {"button": data.pop("seat"), **data, "opened": self.opened, "moved_button": self.moved_button,
                 "draws": None if self.draws is None else {str(s): n for s, n in self.draws.items()},
                 "stub": self._stub_data(), "dead_hands": sorted(self.dead),
                 "no_further_action": self.no_further_action, "irregularities": self.irregularities,
@@ -546,7 +585,7 @@ class DrawRound(BlindsRound):
         step = self._step()
         return {"variant": self.options.variant, "seats_in": sorted(self.seated), "players": sorted(self.players),
                 "positions": None if pos is None else {"button": pos.button, "dead_button": pos.dead_button,
-                                                       "big_blind": pos.blinds[-1]},
+                                                       "big_blind": pos.blinds[-1] if pos.blinds else None},
                 "stakes": self.stake, "collection": self.take, "redeal_of": self.redeal_of,
                 "step": None if step is None else step.action,
                 "draws": None if self.draws is None else {str(s): n for s, n in self.draws.items()},

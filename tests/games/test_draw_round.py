@@ -103,7 +103,7 @@ def test_the_hand_starts_with_its_blinds_antes_and_collection_and_the_button_mov
         "collection": {"players": 6, "fee": 3000, "jackpot": 0, "basis": "time", "time_fee_each": 500,
                        "period_minutes": 30, "schedule": "draw_lowball", "time_due": [1, 2, 3, 4, 5, 6],
                        "time_left": {str(s): 30 for s in range(1, 7)}},
-        "redeal_of": None}
+        "redeal_of": None, "reante_of": None}
     assert r.prompt()["text"] == ("Hand 1 (Draw Poker): button seat 1; blinds: seat 2 $2.00, seat 3 $3.00, seat 4 "
                                   "$5.00; antes $1.00 from each of the 6 players; collect time ($5.00 per person per "
                                   "30 minutes) from seats 1, 2, 3, 4, 5, 6: $30.00 in all, nothing from this pot; "
@@ -133,6 +133,60 @@ def test_the_cards_are_cut_before_each_deal():
     r.irregularity("first_card_exposed")             # a misdeal: the redeal is cut again
     r.m.shuffled(53)
     assert r.to("cut")["step"] == "cut"
+
+
+def test_nobody_opens_an_ante_only_pot_and_everyone_antes_again():
+    """BASICS OF DRAW POKER, OPENERS: "No 'openers' are required in California Draw. You may open on
+    anything. If no one opens the pot, everyone 'antes' again and you resume this procedure until
+    the pot has been opened". A table without blinds (game.blinds = []), seats 1-4, ante $1.00,
+    first_blind 2 (the high card takes the button): hand 1, button 2, seat 3 first to act; nobody
+    opens; hand 2 (button 3, choice 12) collects the four antes again for hand 1's pot ($8.00 in the
+    middle), is opened and played to a showdown; hand 3 is a new pot."""
+    r = Run(blinds=(), seats_in=(1, 2, 3, 4), first_blind=2,
+            schedule={"basis": "pot", "bands": [{"low": 2, "fee": 100}], "jackpot": 0})
+    r.open()
+    assert r.lights() == {"dealer_button": [2], "small_blind": [], "big_blind": []}
+    assert r.prompt()["text"] == "Hand 1: button seat 2, antes only, 4 players; press deal to start the hand."
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["seat"], ab["big_blind"], ab["reante_of"]) == (2, None, None)
+    assert ab["stakes"] == {"ante": 100, "antes": 400, "blinds": []}
+    assert "blinds: none (antes only); antes $1.00 from each of the 4 players" in r.prompt()["text"]
+    bet = r.to("bet")
+    assert bet["text"].startswith("Betting round (before the draw): seat 3 acts first (left of the button); "
+                                  "\"No 'openers' are required")
+    with pytest.raises(Refused, match="no draw is due"):
+        r.m.command("draw", {"draws": {"1": 1, "2": 2}})
+    reply = r.m.command("no_open", {})
+    assert reply["opened"] is False and r.m.state == "result"
+    first = r.last("result")
+    assert (first["opened"], first["draws"], first["showdown"], first["button"]) == (False, None, None, 2)
+    assert r.m.press("deal").accepted and r.m.state == "shuffle"
+    r.m.shuffled(53)
+    r.m.press("deal")
+    again = r.last("action_button")
+    assert (again["seat"], again["reante_of"], again["stakes"]["antes"]) == (3, 1, 400)
+    assert r.prompt()["text"].startswith("Hand 2 (Draw Poker): button seat 3; nobody opened hand 1: its pot stays "
+                                         "in the middle and everyone antes again (OPENERS); blinds: none")
+    r.to("burn")
+    r.m.command("draw", {"draws": {"1": 2, "4": 0}})
+    second = r.finish()
+    assert (second["opened"], second["reante_of"]) == (True, 1)
+    r.m.press("deal")
+    assert r.last("action_button")["reante_of"] is None and r.last("action_button")["seat"] == 4
+
+
+def test_a_pot_with_blinds_is_always_opened():
+    """BLINDS: a blind is a live bet, so the pot is open: nobody-opened is refused with blinds, and
+    outside the betting before the draw."""
+    r = Run().open()
+    r.to("bet")
+    with pytest.raises(Refused, match=r"the blinds open the pot"):
+        r.m.command("no_open", {})
+    r = Run(blinds=()).open()
+    r.to("cut")
+    with pytest.raises(Refused, match=r"nobody-opened is reported during the betting before the draw .*cut is due"):
+        r.m.command("no_open", {})
 
 
 def test_the_stakes_and_the_schedule_come_from_the_config():
