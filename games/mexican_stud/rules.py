@@ -263,6 +263,47 @@ def jackpot_eligible(cards: Sequence[Card]) -> bool:
     return len(cards) >= 5 and best(cards, MEXICAN).category == FIVE_OF_A_KIND
 
 
+JACKPOT_HANDS: tuple[str, ...] = ("five of a kind", "royal flush", "straight flush", "four of a kind", "flush",
+                                  "full house", "straight", "three of a kind", "two pair", "pair", "high card")
+"""The Hand Ranking's names (1 to 11), as a table's jackpot posting names them; "five aces" is five
+of a kind."""
+
+
+def hand_name(cards: Sequence[Card]) -> str:
+    """The Hand Ranking's name of five cards (five aces are "five of a kind", Hand Ranking 1)."""
+    hand = best(cards, MEXICAN)
+    return "five of a kind" if hand.category == FIVE_OF_A_KIND else hand.name
+
+
+def jackpot_payout(shown: Mapping[int, Sequence[Card]], posted: Mapping[str, Mapping[str, int]],
+                   pool: int) -> dict[str, Any] | None:
+    """What the table's posted jackpot pays at this showdown, from ``pool`` (cents), or None when
+    no hand shown qualifies (choices 6 and 7 of docs/mexican_stud.md).
+
+    ``posted``: hand name -> ``{"amount": cents}`` or ``{"share": percent of the pool}``, as the
+    table posts it. The best hand shown that is posted and may be involved in a jackpot ("No hand
+    involved in a jackpot may include the Joker ... 5 of a Kind is exempt") takes it; hands equal
+    to it share it, each the same whole cents (what does not divide stays in the pool). An amount
+    is paid up to what the pool holds."""
+    if not posted:
+        return None
+    ranked = [(best(cards, MEXICAN), seat) for seat, cards in shown.items()
+              if jackpot_eligible(cards) and hand_name(cards) in posted]
+    if not ranked:
+        return None
+    top = max(h for h, _ in ranked)
+    seats = sorted(s for h, s in ranked if h == top)
+    name = hand_name(shown[seats[0]])
+    rule = posted[name]
+    due = min(rule["amount"], pool) if "amount" in rule else pool * rule["share"] // 100
+    each = due // len(seats)
+    posting = (f"{rule['amount'] / 100:.2f} posted" if "amount" in rule else f"{rule['share']}% of the jackpot")
+    return {"hand": name, "seats": seats, "posted": dict(rule), "pool": pool, "each": each,
+            "paid": each * len(seats), "left": pool - each * len(seats),
+            "why": f"{name} ({posting}) is the best jackpot hand shown: seat{'s' if len(seats) > 1 else ''} "
+                   f"{', '.join(map(str, seats))}" + (" share it" if len(seats) > 1 else "")}
+
+
 def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     """The showdown of the hands entered: each hand's rank under the Mexican ranking, who wins
     (ties share: "Hands are considered to be of equal value whether or not one hand may include
@@ -274,6 +315,6 @@ def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["DOWN", "HAND", "ORDINAL", "STREETS", "EntryError", "card_name", "collection", "deal_order", "evaluate",
-           "hand_button", "jackpot_eligible", "next_faces", "parse_exposed", "parse_hand", "parse_up", "showing",
+__all__ = ["DOWN", "HAND", "JACKPOT_HANDS", "ORDINAL", "STREETS", "EntryError", "card_name", "collection",
+           "deal_order", "evaluate", "hand_button", "hand_name", "jackpot_eligible", "jackpot_payout", "next_faces", "parse_exposed", "parse_hand", "parse_up", "showing",
            "street_of", "who_acts"]
