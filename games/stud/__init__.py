@@ -13,6 +13,7 @@ poker-room games.
 from pathlib import Path
 
 from games.registry import GameEntry
+from games.stud.irregularities import KINDS
 from games.stud.machine import StudRound
 from games.stud.options import MAX_SEATS, OPTIONS_SCHEMA, StudOptions
 
@@ -47,6 +48,26 @@ UP_CARDS: dict = {
 }
 """``cmd/up_cards``: one street's up cards, {"street": n, "cards": {seat: code}}."""
 
+IRREGULARITY: dict = {
+    "type": "object",
+    "properties": {
+        "id": {"type": ["string", "integer"]},
+        "what": {"enum": list(KINDS)},
+        "seat": {"type": "integer"},
+        "cards": {"type": "integer"},
+        "acted": {"type": "boolean"},
+        "burns": {"type": "integer"},
+        "down": {"type": "boolean"},
+        "traceable": {"type": "boolean"},
+        "street": {"type": "integer"},
+        "card": {"maxLength": 8},
+    },
+    "required": ["what"],
+    "additionalProperties": False,
+}
+"""``cmd/irregularity``: what went wrong (games.stud.irregularities.KEYS says which keys each report
+takes; the machine checks them and the card's code, so that no error message quotes one)."""
+
 GAME = GameEntry(
     name="stud",
     title="Stud (7 Card Stud, Stud Hi-Lo, Razz)",
@@ -60,7 +81,7 @@ GAME = GameEntry(
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
     demo={"seats": 6, "game": {"variant": "seven_card_stud"}},
-    commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN},
+    commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN, "irregularity": IRREGULARITY},
     summary=lambda data: _summary(data),
 )
 
