@@ -10,6 +10,7 @@ from combinatorics; a figure that could only be simulated says so
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -83,3 +84,17 @@ class GameOdds:
                                           "exact": str(o.probability) if isinstance(o.probability, Fraction)
                                           else None, "net": num(o.net)} for o in w.outcomes]}
                            for w in self.wagers]}
+
+
+def no_house_wager(game: str, what: str) -> Callable[[str | None, int | None], GameOdds]:
+    """`tablectl odds` for a game the house banks no wager of (the poker room: players play each
+    other; the house takes a fee -- by the hand, the pot or the time -- and its jackpot drop): no
+    wager has a house edge to price. ``what`` is the one line that says so; a paytable or a deck
+    count asked for is refused, since there is none to choose."""
+
+    def odds(paytable: str | None, decks: int | None) -> GameOdds:
+        if paytable is not None or decks is not None:
+            raise ValueError(f"{what}: there is no paytable or shoe to price (--paytable, --decks)")
+        return GameOdds(game, "none", 1, (), notes=(what,))
+
+    return odds

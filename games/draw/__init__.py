@@ -21,6 +21,7 @@ from pathlib import Path
 from games.draw.irregularities import KINDS
 from games.draw.machine import DrawRound
 from games.draw.options import MAX_SEATS, OPTIONS_SCHEMA, DrawOptions
+from games.odds import no_house_wager
 from games.registry import GameEntry
 
 REQUEST_ID = {"type": ["string", "integer"]}
@@ -92,6 +93,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "lowball"}},
     commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN, "no_open": NO_OPEN},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("draw", "the house takes a fee and banks no wager (its fee by the half hour, rules 1 & 2): the players play each "
+                        "other, so no wager has a house edge to price"),
 )
 
 

@@ -12,6 +12,7 @@ poker-room games.
 
 from pathlib import Path
 
+from games.odds import no_house_wager
 from games.registry import GameEntry
 from games.stud.irregularities import KINDS
 from games.stud.machine import StudRound
@@ -83,6 +84,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "seven_card_stud"}},
     commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN, "irregularity": IRREGULARITY},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("stud", "the house takes a fee and banks no wager (its fee by the number of players, or by the half hour for Stud Hi-Lo): the players play each "
+                        "other, so no wager has a house edge to price"),
 )
 
 
