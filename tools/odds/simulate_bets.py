@@ -52,6 +52,7 @@ def _commit() -> str:
 
 
 def run(game: str, rounds: int, seed: int) -> dict:
+    commit = _commit()
     wall, cpu = time.monotonic(), time.process_time()
     if game == "no_bust":
         from games.no_bust.odds import simulate
@@ -69,7 +70,7 @@ def run(game: str, rounds: int, seed: int) -> dict:
         raise SystemExit(f"no simulation for {game!r}: one of {', '.join(ROUNDS)}")
     return {"game": game, **extra, "rounds": rounds, "seed": seed, "counts": tally,
             "seconds": round(time.monotonic() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1),
-            "computed": dt.date.today().isoformat(), "python": sys.version.split()[0], "commit": _commit(),
+            "computed": dt.date.today().isoformat(), "python": sys.version.split()[0], "commit": commit,
             "script": "tools/odds/simulate_bets.py"}
 
 
