@@ -111,11 +111,12 @@ def shipped(path: Path) -> dict | None:
         return None
 
 
-def from_shipped(wager: str, data: dict, outcomes: tuple[OutcomeOdds, ...], what: str) -> WagerOdds:
+def from_shipped(wager: str, data: dict, outcomes: tuple[OutcomeOdds, ...], what: str,
+                 unit: str = "rounds") -> WagerOdds:
     """A wager from a shipped simulation: its outcomes, its 95 % interval (the data's own for a
-    paired simulation, else from the outcomes), and where it came from: the rounds, the seed, the
-    script, the day and the run time."""
-    note = (f"{what}; {data['rounds']:,} seeded rounds (seed {data['seed']}) simulated offline by {data['script']} "
+    paired simulation, else from the outcomes), and where it came from: the rounds (or deals), the
+    seed, the script, the day and the run time."""
+    note = (f"{what}; {data['rounds']:,} seeded {unit} (seed {data['seed']}) simulated offline by {data['script']} "
             f"on {data['computed']} in {data['seconds']:,.0f} s")
     paired = data.get("paired")
     if paired is not None:

@@ -10,6 +10,14 @@ Each sample is two hands of seven from one shuffled deck of 53 (the other five h
 cards left do not change the two compared); both orders of the pair are counted (either hand may be
 the designated player's), which halves the variance and, with ``ties = "push"``, makes the game
 exactly even, as it is by symmetry.
+
+Why simulated: each hand is set the house way, a search over its 21 ways to keep two of seven, and
+the two hands share one deck; an exact figure would pair every two disjoint sevens of 53 (8 x 10^15
+deals) by their settings, and 7 Card Thrill's way of counting by hand value does not carry over to
+two hands compared high against high and low against low. The default reading (copies to the
+designated player) is simulated offline, 200,000 deals to a 95 % interval under 0.1 percentage
+point (tools/odds/simulate_bets.py), and printed from :data:`DATA` with its seed and run time;
+``push`` is simulated at the command (its expected value is 0 by symmetry whatever the deals).
 """
 
 from __future__ import annotations
@@ -71,7 +79,7 @@ def odds(paytable: str | None = None, decks: int | None = None, samples: int = S
         outcomes = tuple(OutcomeOdds(name if name != "win" else "win 1 to 1", data["counts"].get(name, 0) / n, NET[name])
                          for name in ("win", "push", "lose"))
         wager = from_shipped(rules.WAGER, data, outcomes, "two hands of seven from one deck of 53 a deal, both set "
-                             "the house way, each deal counted both ways")
+                             "the house way, each deal counted both ways", unit="deals")
         return GameOdds("double_hand", f"ties: {ties}", 1, (wager,), notes=NOTES)
     tally, total, squares = simulate(samples, seed, ties)
     n = 2 * samples
