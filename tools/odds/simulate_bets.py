@@ -13,9 +13,9 @@ a pilot of the same code:
                  both ways (the paired net's standard deviation about 0.08: some 100,000 deals
                  give 0.1 point; 200,000 are run)
 
-The others are exact: 7 Card Thrill's poker bet (games.seven_card_thrill.showdown, counted by
-tools/odds/thrill_showdown.py) and Hot Action's bet (games.hot_action.odds, a recursion over the
-shoe at the command). Why No Bust's and Double-Hand's are not: their odds modules say.
+The other banked bets are exact: 7 Card Thrill's poker bet (games.seven_card_thrill.showdown,
+kept in the module) and Hot Action's bet (games.hot_action.bet, counted offline by
+tools/odds/hot_action_bet.py). Why No Bust's and Double-Hand's are not: their odds modules say.
 
 Run: nice python3 tools/odds/simulate_bets.py GAME [--rounds N] [--seed S]; it writes
 games/GAME/data/bet_simulation.json (rounds, seed, wall and CPU time, the commit of the code it ran,
