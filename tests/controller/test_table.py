@@ -698,7 +698,7 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     """Eight requests of 10,000 once made the table republish 80,000 events: all waiting replays
     together may hold at most REPLAY_BUDGET events, and at most REPLAY_WINDOW are in paho's hands.
     The broker is frozen so that the first replay is still going out when the second comes."""
-    from controller.table import loop as table_module
+    from controller.table import outbox as table_module
     from controller.table.inbox import Command
 
     monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
@@ -754,7 +754,7 @@ def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order
     """paho numbers publishes with 16-bit ids: a broker that stalls long enough would exhaust them
     and publishes would be lost track of. Past LIVE_WINDOW unacknowledged, new events wait in the
     journal and drain in seq order when PUBACKs return; only the newest state is held."""
-    from controller.table import loop as table_module
+    from controller.table import outbox as table_module
 
     monkeypatch.setattr(table_module, "LIVE_WINDOW", 5)
     monkeypatch.setattr(table_module, "DRAIN_WINDOW", 5)
