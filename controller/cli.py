@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.demo_end import DemoEnd
-from controller.pit.client import PitClient
+from controller.pit.client import PitClient, parse_address
 from controller.pit.lines import PitView
 from controller.table.config import Config, ConfigError, DeviceSection, load_config, parse_raw
 from controller.table.instance_lock import AnotherController, TableLocked
@@ -133,6 +133,26 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--decks", type=_positive, help="decks in the shoe (default: the game's sheet)")
     o.add_argument("--json", action="store_true", help="the figures as JSON")
     o.set_defaults(func=cmd_odds)
+
+    fl = sub.add_parser("floor", help="many simulated tables on one broker, each a real controller with its own "
+                                      "journal behind simulated devices, until stopped")
+    fl.add_argument("--broker", metavar="HOST:PORT",
+                    help="the pit's broker (default: the floor starts a broker of its own and prints its address)")
+    fl.add_argument("--tables", type=_positive, default=12, help="how many tables (default 12)")
+    fl.add_argument("--game", action="append", default=[], metavar="GAME[:KEY=VALUE/...]", dest="games",
+                    help="a kind of table, repeatable: the tables take them in turn (default: every game); "
+                         "options over the demo's make a variant: holdem:variant=omaha, draw:variant=lowball")
+    fl.add_argument("--pace", default="human", metavar="human|fast|SECONDS",
+                    help="how fast the simulated dealers deal (default human: a baccarat round in about a minute)")
+    fl.add_argument("--seed", type=int, default=1, help="table N is seeded SEED+N-1 (default 1)")
+    fl.add_argument("--prefix", default="casino", help="the site's topic prefix (default casino)")
+    fl.add_argument("--dir", type=Path, help="where the tables' configs, journals and logs go (default: a new "
+                                             "directory under /tmp, kept after the floor stops)")
+    fl.add_argument("--fault", action="append", default=[], metavar="TABLE:NAME@WHEN",
+                    help="a device fault for one table, as tablectl sim --fault (repeatable): "
+                         "baccarat-01:unplug@round:5")
+    fl.add_argument("--duration", type=float, metavar="SECONDS", help="stop by itself after this long")
+    fl.set_defaults(func=cmd_floor)
 
     b = sub.add_parser("bench", help="what the controller costs and how fast it is, against baselines")
     _bench_arguments(b)
@@ -433,6 +453,84 @@ def cmd_sim(args: argparse.Namespace) -> int:
     rig.stop()
     pit.stop()
     return 0
+
+
+# -- floor ---------------------------------------------------------------------
+
+def cmd_floor(args: argparse.Namespace) -> int:
+    """`tablectl floor`: hw_sim.floor's tables, each a ``tablectl run`` and a ``tablectl sim`` in
+    processes of their own, until SIGTERM, Ctrl-C or ``--duration``; a table whose process ends
+    on its own is said at once, and the floor goes on with the others."""
+    from hw_sim.broker import LocalBroker
+    from hw_sim.floor import Floor, FloorError, default_specs, parse_spec, plan
+
+    def fail(why: str) -> int:
+        print(f"tablectl floor: {why}", file=sys.stderr)
+        return 2
+
+    try:
+        specs = [parse_spec(text) for text in args.games] or default_specs()
+    except ValueError as exc:
+        return fail(f"--game {exc}")
+    faults: dict[str, list[str]] = {}
+    for text in args.fault:
+        table, colon, spec = text.partition(":")
+        if not colon or not spec:
+            return fail(f"--fault {text!r}: TABLE:NAME@WHEN, as in baccarat-01:unplug@round:5")
+        try:
+            _fault_spec(spec)
+        except argparse.ArgumentTypeError as exc:
+            return fail(f"--fault {text!r}: {exc}")
+        faults.setdefault(table, []).append(spec)
+    if args.pace not in ("human", "fast"):
+        try:
+            if not float(args.pace) >= 0:
+                raise ValueError
+        except ValueError:
+            return fail(f"--pace: human, fast or a number of seconds, not {args.pace!r}")
+    try:
+        tables = plan(specs, args.tables, args.seed, faults)
+    except FloorError as exc:
+        return fail(str(exc))
+    directory = args.dir or Path(tempfile.mkdtemp(prefix="tablectl-floor-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    broker = None
+    if args.broker:
+        try:
+            host, port = parse_address(args.broker)
+        except ValueError as exc:
+            return fail(str(exc))
+    else:
+        broker = LocalBroker(prefer="auto").start()
+        host, port = broker.host, broker.port
+    print(f"floor: broker {host}:{port}, {len(tables)} tables, pace {args.pace}, seed {args.seed}; "
+          f"configs, journals and logs in {directory}", flush=True)
+    floor = Floor(tables, directory, host, port, prefix=args.prefix, pace=args.pace,
+                  say=lambda line: print(line, flush=True))
+    stop = StopSignal()
+    try:
+        try:
+            floor.start()
+        except FloorError as exc:
+            print(f"tablectl floor: {exc}", file=sys.stderr)
+            return 1
+        print(f"floor: {len(tables)} tables dealing; watch them with: tablectl watch --broker {host}:{port}"
+              + (f"; it stops by itself after {args.duration:g} s" if args.duration else "; Ctrl-C stops it"),
+              flush=True)
+        if args.duration:
+            timer = threading.Timer(args.duration, stop.wake)
+            timer.daemon = True
+            timer.start()
+        stop.wait()   # left installed while the floor stops: a second Ctrl-C must not cut it short
+    finally:
+        for line in floor.stop():
+            print(line, flush=True)
+        if broker is not None:
+            broker.stop()
+    print(f"floor: stopped; journals kept in {directory}" + (f"; {len(floor.deaths)} process(es) had ended on "
+                                                              "their own (above)" if floor.deaths else ""),
+          flush=True)
+    return 1 if floor.deaths else 0
 
 
 # -- prune ---------------------------------------------------------------------

@@ -10,6 +10,8 @@ file would hold.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -71,3 +73,39 @@ def deck_and_kinds(raw: Mapping[str, Any]) -> tuple[DeckSpec, dict[str, str]]:
     entry = registry.get(table["game"])
     spec = entry.deck(entry.load_options(raw.get("game", {}), table["seats"]))
     return spec, {name: dev["kind"] for name, dev in raw.get("devices", {}).items()}
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(key: str) -> str:
+    return key if _BARE.match(key) else json.dumps(key)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)   # a TOML basic string takes JSON's escapes
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML for a {type(value).__name__}")
+
+
+def to_toml(doc: Mapping[str, Any], prefix: str = "") -> str:
+    """A raw table config as a TOML file, for a ``tablectl run`` or ``tablectl sim`` in another
+    process (the floor, the benchmark): scalars and arrays (inline tables inside them), and nested
+    tables as sections. ``tomllib`` reads back exactly ``doc``."""
+    scalars = {k: v for k, v in doc.items() if not isinstance(v, Mapping)}
+    tables = {k: v for k, v in doc.items() if isinstance(v, Mapping)}
+    out = []
+    if prefix and (scalars or not tables):
+        out.append(f"[{prefix}]")
+    out += [f"{_key(str(k))} = {_value(v)}" for k, v in scalars.items()]
+    for key, value in tables.items():
+        out.append(to_toml(value, f"{prefix}.{_key(str(key))}" if prefix else _key(str(key))))
+    return "\n".join(out) + "\n"
