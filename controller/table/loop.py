@@ -363,17 +363,20 @@ class Table:
                     log.exception("a local listener failed on event %d", event.seq)
 
     def state_of(self, snapshot: dict) -> tuple[bytes, bytes]:
-        """The snapshot's JSON, and the retained state's: the snapshot with the table, the seq it
-        is as of, the time and the outbox. The snapshot is encoded once and the rest spliced on,
-        so that telling whether the table changed (issue 11: the state goes out only when it
-        did) costs no second encoding. The snapshot never has those four keys (the machine's
-        contract, games.round.contract)."""
+        """What the table looks like (the snapshot's JSON and its devices), and the retained
+        state: the snapshot with the table, the seq it is as of, the time, the devices and the
+        outbox. The snapshot is encoded once and the rest spliced on, so that telling whether the
+        table changed (issue 11: the state goes out only when it did) costs no second encoding.
+        The devices are in it so that a pit that starts after the table's birth sees them as they
+        are now (issue 22). The snapshot never has those keys (games.round.contract)."""
         body = _compact(snapshot)
+        devices = _compact(self.devices.status)
         tail = _compact({"table": self.config.table.id, "seq": self.journal.next_seq - 1, "ts": time.time(),
                          "outbox": {"undelivered": self.journal.undelivered_count,
                                     "max_undelivered": self.config.journal.max_undelivered,
                                     "held": self.outbox.held}})
-        return body, (tail if body == b"{}" else body[:-1] + b"," + tail[1:])
+        tail = tail[:-1] + b',"devices":' + devices + b"}"
+        return body + devices, (tail if body == b"{}" else body[:-1] + b"," + tail[1:])
 
     # -- lights and the end ----------------------------------------------------------
 

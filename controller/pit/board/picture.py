@@ -118,7 +118,15 @@ class _Table:
     status: str | None = None
     """``open`` or ``closed``, from the table's ``table`` events."""
     devices: dict[str, str] = field(default_factory=dict)
+    """Each device's link as the table last said: ``online``, ``offline`` or ``unknown``."""
+    device_faults: dict[str, tuple[str, float | None]] = field(default_factory=dict)
+    """A fault a device reported (its code, when), until the device is back online or the table
+    has gone on past it (what clears a warning alarm clears it too)."""
+    held: bool = False
+    """The table's outbox is at its cap: it deals no new round (its retained state says)."""
     state: str | None = None
+    state_since: float | None = None
+    """When the table entered its state (a transition event's ts, or a retained state's)."""
     round: int | None = None
     prompt: str | None = None
     expect: str | None = None
@@ -137,15 +145,52 @@ class _Table:
     """Results of this shoe let go (beyond :data:`SHOE`): the page says its roads start later."""
     scoreboard: Mapping[str, Any] | None = None
 
+    def condition(self) -> dict[str, Any]:
+        """What is wrong with the table now, worst first, and the worst level: derived from its
+        status, its state and devices as last said, and its open alarms -- never from a cleared
+        alarm alone, so a table in fault, held, or with a device down shows so until the cause is
+        gone (issue 22). The board's tile and `tablectl watch` both show this."""
+        problems: list[dict[str, Any]] = []
+
+        def add(level: str, what: str, since: float | None = None, code: str | None = None) -> None:
+            problems.append({"level": level, "what": what, "since": since, "code": code})
+        if self.online is False:
+            add("offline", f"offline: {self.reason}" if self.reason else "offline")
+        elif self.online is None:
+            add("unknown", "no status from the table yet")
+        if self.state == "fault":
+            add("fault", _fault_line(self.prompt), self.state_since, "fault")
+        if self.held:
+            add("critical", "outbox full: the broker has not acknowledged its events; no new round is dealt")
+        waiting = self.expect == "device"
+        for name, link in sorted(self.devices.items()):
+            if link == "offline":
+                add("fault" if waiting else "warning", f"{name} offline", None, f"{name}_offline")
+        for name, (code, ts) in sorted(self.device_faults.items()):
+            add("warning", f"{name} reported {code}", ts, f"{name}_{code}")
+        said = {p["code"] for p in problems}
+        for alarm in self.alarms:
+            if self.state == "fault" and alarm.severity == "fault" and alarm.message and self.prompt \
+                    and alarm.message in self.prompt:
+                continue  # the fault's own alarm: its words are the fault's line already, said once
+            if alarm.cleared is None and alarm.code not in said:
+                add(alarm.severity, alarm.message or alarm.code, alarm.ts, alarm.code)
+        problems.sort(key=lambda p: (-LEVELS[p["level"]], p["since"] or 0.0))
+        level = problems[0]["level"] if problems else "ok"
+        return {"level": level, "problems": problems}
+
     def tile(self, window: float) -> dict[str, Any]:
-        unwell = {d: s for d, s in sorted(self.devices.items()) if s != "online"}
+        unwell = {d: s for d, s in sorted(self.devices.items()) if s != "online"} or self.device_faults
         return {
             "table": self.id, "game": self.game, "title": self.title, "online": self.online,
             "birth": self.birth, "version": self.version, "reason": self.reason, "status": self.status,
-            "state": self.state, "round": self.round, "prompt": self.prompt, "expect": self.expect,
+            "state": self.state, "state_since": self.state_since, "held": self.held,
+            "condition": self.condition(),
+            "round": self.round, "prompt": self.prompt, "expect": self.expect,
             "player_dealer": self.player_dealer,
             "results": list(reversed(self.results)),
             "devices": dict(sorted(self.devices.items())),
+            "device_faults": {name: code for name, (code, _ts) in sorted(self.device_faults.items())},
             "health": "unknown" if not self.devices else ("ok" if not unwell else "attention"),
             "hands_per_hour": _pace(self.result_ts, window),
             "alarms": [a.to_json() for a in reversed(self.alarms)],
@@ -262,7 +307,7 @@ class Picture:
             if reborn and t.birth is not None:
                 self._clear(t, lambda a: True, "the table restarted", None)
             if isinstance(status.get("devices"), dict) and (reborn or not t.devices):
-                t.devices = {str(k)[:40]: str(v)[:20] for k, v in list(status["devices"].items())[:32]}
+                _take_devices(t, status["devices"], None)
             self._set_game(t, status.get("game"))
             t.version = _text(status.get("version"), 40)
             t.reason = None
@@ -281,8 +326,16 @@ class Picture:
         if seq is None or seq < t.head:
             return None  # older than the events already seen
         t.head = seq
-        t.state = _text(state.get("state"), 40)
+        state_name = _text(state.get("state"), 40)
+        if state_name != t.state:
+            t.state_since = _ts(state.get("ts"))
+        t.state = state_name
         t.round = _int(state.get("round"))
+        outbox = state.get("outbox")
+        if isinstance(outbox, dict) and isinstance(outbox.get("held"), bool):
+            t.held = outbox["held"]
+        if isinstance(state.get("devices"), dict):   # as the table knows them now (issue 22)
+            _take_devices(t, state["devices"], _ts(state.get("ts")))
         prompt = state.get("prompt")
         if isinstance(prompt, dict):
             t.prompt, t.expect = _text(prompt.get("text")), _text(prompt.get("expect"), 20)
@@ -337,19 +390,21 @@ class Picture:
                 self._clear(t, lambda a: a.code == "shuffle_count" or a.code.startswith("shuffler_"),
                             "the shuffle counted right", seq)
         elif live:
-            self._live(t, kind, data, seq, rnd)
+            self._live(t, kind, data, seq, rnd, ts)
         still = [a for a in t.alarms if a.cleared is None]
         if len(still) != len(t.alarms):
             t.alarms = still
             changed.add("alarm_log")
         return changed
 
-    def _live(self, t: _Table, kind: Any, data: dict, seq: int, rnd: int | None) -> None:
+    def _live(self, t: _Table, kind: Any, data: dict, seq: int, rnd: int | None, ts: float | None) -> None:
         """What an event says about the table now (only an event newer than any seen)."""
         if kind == "prompt":
             t.prompt, t.expect = _text(data.get("text")), _text(data.get("expect"), 20)
         elif kind == "transition":
-            t.state = _text(data.get("to"), 40) or t.state
+            to = _text(data.get("to"), 40)
+            if to and to != t.state:
+                t.state, t.state_since = to, ts
             if data.get("from") == "fault":
                 self._clear(t, lambda a: a.severity == "fault", "the round left the fault", seq)
         elif kind == "round_start":
@@ -364,10 +419,14 @@ class Picture:
         elif kind == "device":
             device = _text(data.get("device"), 40)
             status = _text(data.get("status"), 20)
-            if device and status:
-                if device in t.devices or len(t.devices) < 32:
+            if device and status and (device in t.devices or len(t.devices) < 32):
+                if status == "fault":   # a report, not a link state: the device is there to send it
+                    t.device_faults[device] = (_text(data.get("code"), 40) or "a fault", ts)
+                    t.devices[device] = "online"
+                else:
                     t.devices[device] = status
                 if status == "online":
+                    t.device_faults.pop(device, None)
                     self._clear(t, lambda a: a.code.startswith(device + "_"), f"the {device} is online", seq)
         elif kind == "table":
             t.status = _text(data.get("status"), 20)
@@ -421,6 +480,13 @@ class Picture:
         return entry
 
     def _clear(self, t: _Table, which: Callable[[_Alarm], bool], why: str, seq: int | None) -> None:
+        """Close the open alarms ``which`` picks; a device's reported fault goes with them when a
+        warning of that device would (the table has gone on past it)."""
+        probe = _Alarm("", "warning", "", "", None, 0, None)
+        for device in list(t.device_faults):
+            probe.code = f"{device}_{t.device_faults[device][0]}"
+            if which(probe):
+                del t.device_faults[device]
         for alarm in t.alarms:
             if alarm.cleared is None and which(alarm):
                 alarm.cleared, alarm.cleared_seq = why, seq
@@ -481,6 +547,47 @@ class Picture:
 
         rounds = [e for e in t.history.values() if e.pop("changed", False)]
         self.feed.publish(t.id, board, page)
+
+
+LEVELS: dict[str, int] = {"critical": 5, "fault": 4, "offline": 3, "warning": 2, "unknown": 1, "ok": 0}
+"""A tile's levels, worst first: the board sorts tables by them (issue 22)."""
+
+
+def floor_order(tiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tiles as a floor supervisor reads them (issue 22): tables that need attention first, the
+    worst level first and, within one, the oldest problem first; then the rest by table id. The
+    board and `tablectl watch` both show this order."""
+    def key(tile: dict[str, Any]) -> tuple:
+        problems = tile["condition"]["problems"]
+        oldest = min((p["since"] for p in problems if p["since"] is not None), default=float("inf"))
+        return (-LEVELS[tile["condition"]["level"]], oldest, tile["table"])
+    return sorted(tiles, key=key)
+
+
+def _fault_line(prompt: str | None) -> str:
+    """A fault's prompt without what follows "To go on" (the board shows the prompt beside it)."""
+    if not prompt:
+        return "in fault"
+    text = prompt.removeprefix("Fault: ").split(" To go on,")[0].rstrip(". ")
+    return f"in fault: {text}"
+
+
+def _take_devices(t: _Table, devices: dict, ts: float | None) -> None:
+    """Devices as a birth or a retained state lists them: a ``fault`` there is a device that is
+    connected and reported a fault (which, the list does not say)."""
+    for name, status in list(devices.items())[:32]:
+        name, status = str(name)[:40], str(status)[:20]
+        if status == "fault":
+            t.devices[name] = "online"
+            t.device_faults.setdefault(name, ("a fault", ts))
+        else:
+            t.devices[name] = status
+            if status == "online":
+                t.device_faults.pop(name, None)
+
+
+def _ts(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _pace(stamps: list[float], window: float) -> float | None:
