@@ -100,10 +100,10 @@ class Requests:
         elif name == "close":
             machine.close()
             table.emit("table", {"status": "closed"})
-        elif name == "void":
-            machine.void(args["reason"], by="pit")
+        elif name == "void":   # the board names its user: the void is recorded as theirs (issue 22)
+            machine.void(args["reason"], by=_by(args))
         elif name == "resume":
-            machine.resume(by="pit")
+            machine.resume(by=_by(args))
         elif name == "rebirth":
             extra = table.sessions.rebirth()
         elif name == "replay":
@@ -131,3 +131,10 @@ class Requests:
         for command, reply in self._replies:
             publisher.reply(command, **reply)
         self._replies.clear()
+
+
+def _by(args: Mapping[str, Any]) -> str:
+    """``pit:<user>`` for a command that names the pit user who sent it (checked by the command's
+    schema: docs/schemas/defs.json ``pit_user``), else ``pit``."""
+    user = args.get("user")
+    return f"pit:{user}" if user else "pit"

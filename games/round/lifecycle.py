@@ -93,6 +93,7 @@ from games.round.contract import (
     Emit,
     Fault,
     Refused,
+    void_by_ok,
 )
 from games.round.devices import DeviceInputs
 from games.round.presses import Presses
@@ -305,8 +306,8 @@ class RoundMachine(DeviceInputs, Presses, Prompts):
         fault that arose with no round in progress (a card read in ``ready``)
         has nothing to void and is resumed instead.
         """
-        if by not in VOID_BY:
-            raise Refused(f"by: must be one of {', '.join(VOID_BY)}")
+        if not void_by_ok(by):
+            raise Refused(f"by: must be one of {', '.join(VOID_BY)}, or pit:<user>")
         if not self._voidable():
             if self.state == "fault" and self.fault is not None and self.fault.origin == "result":
                 raise Refused(f"round {self.round} already has its result, which stands: resume to burn the card")

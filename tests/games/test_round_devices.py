@@ -237,3 +237,20 @@ def test_a_shoe_that_restarted_after_the_void_never_holds_the_table():
     r.m.device_input("shoe", "device_fault", {"code": "cards_lost", "detail": "the shoe restarted"})
     assert r.last("alarm")["code"] == "shoe_cards_lost" and r.last("alarm")["severity"] == "warning"
     assert r.last("prompt")["expect"] == "bets" and r.m.press("deal").accepted
+
+
+def test_a_void_and_a_resume_name_the_pit_user_who_sent_them():
+    """Issue 22: a void sent from the board by a supervisor is recorded as hers (``pit:<user>``),
+    not as the pit's; anything else in ``by`` is refused with what it may be."""
+    import pytest
+
+    from games.round import Refused
+
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    r.m.device_input("shoe", "device_fault", {"code": "misread", "detail": ""})
+    with pytest.raises(Refused, match=r"by: must be one of dealer, pit, controller, or pit:<user>"):
+        r.m.void("misread", "pit:Ann")            # a user name is lower case
+    r.m.void("misread", "pit:ann.lee")
+    assert r.last("void")["by"] == "pit:ann.lee"
