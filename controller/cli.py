@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="the production daemon for one table")
     r.add_argument("--config", required=True, type=Path)
+    r.add_argument("--check", action="store_true",
+                   help="check the config and the devices it names (ports that open, the dice cup found), "
+                        "say every problem, and exit: 0 all good, 2 not")
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="simulated devices and dealer for a controller in another process")
@@ -306,7 +309,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     from controller.table.app import build_controller
     from controller.table.sdnotify import watchdog_interval
 
-    cfg = load_config(args.config)
+    cfg = load_config(args.config)   # every error of the file at once (ConfigError: exit 2)
+    if args.check:
+        from controller.table.check import problems
+
+        found = problems(cfg)
+        for line in found:
+            print(f"tablectl run --check: {line}", file=sys.stderr)
+        if found:
+            return 2
+        print(f"tablectl run --check: {args.config} is good: table {cfg.table.id} ({cfg.table.game}), "
+              f"{len(cfg.devices)} device(s) found and opened, journal at {cfg.journal.path}")
+        return 0
     interval = watchdog_interval()
     watchdog = None if interval is None else _Watchdog(cfg.table.id)
     where = f"{cfg.mqtt.host}:{cfg.mqtt.port}"
