@@ -121,3 +121,22 @@ def test_offline_and_alarming_tables_come_first_worst_and_oldest_first():
     lines = board_lines("w", both.watch.tables(), [], 0.0)
     assert [text.split()[0] if not text.startswith("!!") else text.split()[1] for text, _ in lines[2:]
             if "bac-" in text] == order
+
+
+def test_an_acknowledged_alarm_says_who_owns_it_and_stays_open_until_the_table_goes_on():
+    """Issue 22: a supervisor acknowledges an alarm with a note and an assignee; every board shows
+    who and when; the alarm stays open while its cause is there. An acknowledgement that comes
+    before its alarm (a replay) waits for it."""
+    from controller.pit.acks import make
+
+    t, both = Table(), Both()
+    both("bac-01", "status", t.status())
+    alarm = t.alarm("shoe_misread", "fault", "a card left the shoe unread")
+    ack = make("bac-01", alarm["seq"], "shoe_misread", "ann", note="calling tech", assignee="bob", now=t.ts + 5)
+    both("bac-01", "ack", ack.to_json())                       # before its alarm: kept for it
+    both("bac-01", "event", alarm)
+    [problem] = both.tile()["condition"]["problems"]
+    assert problem["ack"] == {"id": ack.id, "by": "ann", "ts": t.ts + 5, "note": "calling tech", "assignee": "bob"}
+    assert both.tile()["alarms"][0]["ack"]["by"] == "ann" and both.shown()[0] == "fault"   # still open
+    both("bac-01", "event", t.event("void", {"round": 1, "reason": "misread", "by": "pit:ann"}))
+    assert both.shown() == ("ok", [])

@@ -79,6 +79,8 @@ WINDOW = 3600.0
 """Seconds of results the hands-per-hour pace is taken over."""
 TEXT = 300
 """Characters of any text a payload gives (a prompt, an alarm's message) the board shows."""
+ACKS_WAITING = 200
+"""Acknowledgements a table keeps for alarms not seen yet (one replayed later finds its own)."""
 MAX_TABLES = 5000
 """Tables the picture holds at most; a message for one more is counted and left out (the service
 admits tables; this only bounds memory should anything get through)."""
@@ -96,10 +98,13 @@ class _Alarm:
     cleared: str | None = None
     """Why it is no longer open (what the table did), or None."""
     cleared_seq: int | None = None
+    ack: dict[str, Any] | None = None
+    """Who acknowledged it, when, with what note and assignee (controller.pit.acks): someone owns
+    it. It stays open until the table has gone on."""
 
     def to_json(self) -> dict[str, Any]:
         out = {"code": self.code, "severity": self.severity, "message": self.message, "action": self.action,
-               "round": self.round, "seq": self.seq, "ts": self.ts}
+               "round": self.round, "seq": self.seq, "ts": self.ts, "ack": self.ack}
         if self.cleared is not None:
             out["cleared"] = self.cleared
             out["cleared_seq"] = self.cleared_seq
@@ -144,6 +149,8 @@ class _Table:
     shoe_earlier: int = 0
     """Results of this shoe let go (beyond :data:`SHOE`): the page says its roads start later."""
     scoreboard: Mapping[str, Any] | None = None
+    acks_waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Acknowledgements of alarms not seen yet, by the alarm's seq."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its
@@ -152,14 +159,18 @@ class _Table:
         gone (issue 22). The board's tile and `tablectl watch` both show this."""
         problems: list[dict[str, Any]] = []
 
-        def add(level: str, what: str, since: float | None = None, code: str | None = None) -> None:
-            problems.append({"level": level, "what": what, "since": since, "code": code})
+        def add(level: str, what: str, since: float | None = None, code: str | None = None,
+                ack: dict[str, Any] | None = None, seq: int | None = None) -> None:
+            problems.append({"level": level, "what": what, "since": since, "code": code, "ack": ack, "seq": seq})
         if self.online is False:
             add("offline", f"offline: {self.reason}" if self.reason else "offline")
         elif self.online is None:
             add("unknown", "no status from the table yet")
-        if self.state == "fault":
-            add("fault", _fault_line(self.prompt), self.state_since, "fault")
+        own = next((a for a in self.alarms if self.state == "fault" and a.cleared is None and a.severity == "fault"
+                    and a.message and self.prompt and a.message in self.prompt), None)
+        if self.state == "fault":   # the fault's own alarm is said here once, with its acknowledgement
+            add("fault", _fault_line(self.prompt), self.state_since, "fault", own.ack if own else None,
+                own.seq if own else None)
         if self.held:
             add("critical", "outbox full: the broker has not acknowledged its events; no new round is dealt")
         waiting = self.expect == "device"
@@ -170,11 +181,10 @@ class _Table:
             add("warning", f"{name} reported {code}", ts, f"{name}_{code}")
         said = {p["code"] for p in problems}
         for alarm in self.alarms:
-            if self.state == "fault" and alarm.severity == "fault" and alarm.message and self.prompt \
-                    and alarm.message in self.prompt:
-                continue  # the fault's own alarm: its words are the fault's line already, said once
+            if alarm is own:
+                continue
             if alarm.cleared is None and alarm.code not in said:
-                add(alarm.severity, alarm.message or alarm.code, alarm.ts, alarm.code)
+                add(alarm.severity, alarm.message or alarm.code, alarm.ts, alarm.code, alarm.ack, alarm.seq)
         problems.sort(key=lambda p: (-LEVELS[p["level"]], p["since"] or 0.0))
         level = problems[0]["level"] if problems else "ok"
         return {"level": level, "problems": problems}
@@ -271,7 +281,7 @@ class Picture:
     def _apply(self, table: str, kind: str, body: Any) -> set[str] | None:
         """Take one message; what changed beyond the tile (``history``, ``alarm_log``,
         ``scoreboard``), or None when nothing did."""
-        if kind not in ("status", "state", "event") or not isinstance(body, dict) or not isinstance(table, str):
+        if kind not in ("status", "state", "event", "ack") or not isinstance(body, dict) or not isinstance(table, str):
             self.ignored += 1
             return None
         if kind == "status" and not body:
@@ -287,7 +297,26 @@ class Picture:
             return self._status(t, body)
         if kind == "state":
             return self._state(t, body)
+        if kind == "ack":
+            return self._ack(t, body)
         return self._event(t, body)
+
+    def _ack(self, t: _Table, body: dict) -> set[str] | None:
+        """An acknowledgement (controller.pit.acks, checked by whoever hands it over): on its alarm,
+        or kept until the alarm comes (a replay) -- a few hundred per table at most."""
+        seq = _int(body.get("alarm_seq"))
+        if seq is None:
+            self.ignored += 1
+            return None
+        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee")}
+        for alarm in t.log:
+            if alarm.seq == seq:
+                alarm.ack = ack
+                return {"alarm_log"}
+        t.acks_waiting[seq] = ack
+        while len(t.acks_waiting) > ACKS_WAITING:
+            del t.acks_waiting[min(t.acks_waiting)]
+        return None
 
     def _forget(self, table: str) -> None:
         """A retained status cleared: someone took the table off the floor (a table never clears its
@@ -371,7 +400,8 @@ class Picture:
                 self._clear(t, lambda a: a.severity in ("warning", "fault"), "the round was voided", seq)
         elif kind == "alarm":
             alarm = _Alarm(_text(data.get("code"), 60) or "alarm", _severity(data.get("severity")),
-                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts)
+                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts,
+                           ack=t.acks_waiting.pop(seq, None))
             t.log.append(alarm)
             if live:
                 t.alarms = [a for a in t.alarms if a.code != alarm.code] + [alarm]
