@@ -453,10 +453,17 @@ class RoundMachine(DeviceInputs, Presses, Prompts):
             return
         expected = self._no_card_text()
         message = f"{card.code} drawn, but {expected}"
-        decided = self.state == "result" and self._result_published()
-        self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected,
-                    action=("hold the card for the pit: it resumes to burn it (the round's result stands)"
-                            if decided else "void the round, or resume to burn the card"))
+        # The action says what will work: a void only where the fault can be voided (issue 27: a
+        # card in ``ready`` said "void the round", and the void was then refused).
+        if self.state == "fault":
+            voidable = self._voidable()
+        else:
+            voidable = self.state == "betting" or (self.state == "result" and not self._result_published())
+        action = ("void the round, or resume to burn the card" if voidable else
+                  "hold the card for the pit: it resumes to burn it (the round's result stands)"
+                  if self.state == "result" else
+                  "hold the card for the pit: it resumes to burn it (no round is in progress to void)")
+        self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected, action=action)
         self._enter_fault("unexpected_card", message, card)
 
     # --- presses ------------------------------------------------------------------------
