@@ -38,7 +38,8 @@ class CsvCells:
 
 
 class TextCells(CsvCells):
-    """Cells for people: the wall clock and the zone's abbreviation, ``$`` and the dollars.
+    """Cells for people: the wall clock and the zone's abbreviation, money as the games print it
+    (``$4.00``; a shift's total with its thousands marked, ``$6,516.00``).
 
     ``long`` adds the offset to every time (``01:30 PST (UTC-08:00)``): the report falls back to
     it when one abbreviation stood for two offsets in what it printed (a zone whose rules
@@ -60,7 +61,7 @@ class TextCells(CsvCells):
         return f"{wall} {label} ({utc_offset(moment)})" if self.long else f"{wall} {label}"
 
     def money(self, cents: int) -> str:
-        return "$" + super().money(cents)
+        return f"${cents // 100:,}.{cents % 100:02d}"
 
     @property
     def ambiguous(self) -> bool:

@@ -255,7 +255,7 @@ def wager_outcomes(data: Any) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
 
     def walk(value: Any, key: str | None) -> None:
-        if isinstance(value, Mapping):
+        if isinstance(value, dict):    # JSON's objects (not Mapping: an ABC check per node costs a report's time)
             outcome = value.get("outcome")
             named = value.get("wager")
             known = isinstance(outcome, str) and outcome in OUTCOMES
@@ -366,7 +366,7 @@ def build(conn: Any, period: Period, zone: tzinfo, zone_name: str, shifts: Shift
     report = Report(period, zone, zone_name, shifts, idle)
     report.gaps = _gaps(conn, period, zone, tables)
     if wanted & {"hands", "pace", "results", "collections"}:
-        _hands_and_shifts(conn, report, tables)
+        _hands_and_shifts(conn, report, tables, wanted)
     if "alarms" in wanted:
         report.alarms = _incidents(conn, report, tables)
     if "rotation" in wanted:
@@ -464,10 +464,7 @@ def _segments(start: datetime, end: datetime, shifts: Shifts,
         t = piece_end
 
 
-_PASS_KINDS = ("result", "void", "action_button", "transition", "table", "round_start")
-
-
-def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str]) -> None:
+def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str], wanted: set[str]) -> None:
     """One pass over the hands and what surrounds them, in each table's seq order: the clock
     hours, the shift blocks with their results and collections, and the dealing stretches.
 
@@ -497,19 +494,31 @@ def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str]) -> None:
                 into.dealing_from = a if into.dealing_from is None else min(into.dealing_from, a)
                 into.dealing_to = b if into.dealing_to is None else max(into.dealing_to, b)
 
-    where, params = _where(report.period.widened(MARGIN), tables, _PASS_KINDS)
-    # Only the transitions into dealing and the action_button events that carry a collection
-    # matter here: the rest of those kinds (several per hand) stay on the server.
+    # Only what the sections asked for is read: the deals for the pace, and of the action_button
+    # events only those that carry a time collection (the rest of those kinds, several events a
+    # hand, stay on the server).
+    kinds = ["result", "void"]
+    if "pace" in wanted:
+        kinds += ["transition", "round_start", "table"]
+    if "collections" in wanted:
+        kinds.append("action_button")
+    where, params = _where(report.period.widened(MARGIN) if "pace" in wanted else report.period, tables, kinds)
     where += (" AND (kind <> 'transition' OR data->>'to' = 'dealing')"
-              " AND (kind <> 'action_button' OR data ? 'collection')")
+              " AND (kind <> 'action_button' OR data->'collection'->>'basis' = 'time')")
+    # The pace follows each table in its own order; the counts need no order (a sort the
+    # server is spared when the pace is not asked for).
+    order = " ORDER BY table_id, seq" if "pace" in wanted else ""
+    # The whole result is read: plan for all of it, not for its first rows as a cursor's plan is
+    # by default (an ordered walk of the whole archive's key for one day's report).
+    conn.execute("SET LOCAL cursor_tuple_fraction = 1.0")
     current: str | None = None
     dealing = Dealing(report.idle)
     with conn.cursor(name="report_hands") as cur:
         cur.itersize = FETCH
         cur.execute(f"SELECT table_id, seq, kind, ts, CASE WHEN kind IN ('result', 'action_button') "
-                    f"THEN data END FROM events WHERE {where} ORDER BY table_id, seq", params)
+                    f"THEN data END FROM events WHERE {where}{order}", params)
         for table, seq, kind, ts, data in cur:
-            if table != current:
+            if table != current and order:
                 if current is not None:
                     dealt(current, dealing)
                 current, dealing = table, Dealing(report.idle)
@@ -580,15 +589,15 @@ def _collect(into: ShiftBlock, c: Collection | None, *, at_start: bool) -> None:
 
     - A **time** collection is taken from the players as the hand starts, apart from the pot, and
       a void gives none of it back (the clock counts the period paid: the redeal's ``time_due``
-      is empty): read from the ``action_button`` that starts each hand, voided or not.
+      is empty): read from the ``action_button`` that starts each hand, voided or not (the only
+      ``action_button`` events the pass reads).
     - A **per-hand** collection (a pot fee, the players' collections, Panguingue's fee) and the
       **jackpot** drop go with the hand that is played: read from its ``result``. A voided hand
       collects none: a misdeal is redealt and the redeal's result carries that hand's collection
       (Draw: "post nothing again"; Hold'em, Stud, Mexican Stud and Panguingue ask the redeal's
       collection again, so the voided hand's was not kept besides it), and NO POT refunds the pot.
 
-    Either event marks the shift as one the table collected in, so a shift of voids alone still
-    shows its row."""
+    Either event marks the shift as one the table collected in."""
     if c is None:
         return
     into.collects = True
