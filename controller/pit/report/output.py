@@ -168,10 +168,10 @@ SECTIONS: dict[str, Section] = {s.name: s for s in (
             ("table", "hour", "hands", "voids"), frozenset({"hands", "voids"}), 1, _hands,
             "no hand and no void in the period", times=True),
     Section("pace", "Hands per hour by table and shift",
-            "hands over the hours the table was open and dealing: from each deal to the end of the last hand "
-            "dealt within {idle} of the one before, never across the table's closing; from and to: the first "
-            "and the last moment dealing in the shift; gaps: runs of events the archive lacks there (the counts "
-            "may be short)",
+            "hands over the hours the table was open and dealing: each stretch from a deal to the end of the "
+            "last hand dealt within {idle} of the end of the hand before, cut where the table closed and where "
+            "a shift ends; from and to: the first and the last moment dealing in the shift; gaps: runs of events "
+            "the archive lacks there (the counts may be short)",
             ("table", "game", "shift_date", "shift", "dealing_from", "dealing_to", "hours_dealing", "hands",
              "voids", "hands_per_hour", "gaps"),
             frozenset({"hours_dealing", "hands", "voids", "hands_per_hour", "gaps"}), 2, _pace,
