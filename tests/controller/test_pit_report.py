@@ -30,8 +30,8 @@ import pytest
 from archive_rows import ArchiveRows
 
 from controller.pit.report.output import write_csv, write_text
-from controller.pit.report.query import Period, build, wager_outcomes
-from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone
+from controller.pit.report.query import HourRow, Period, Report, build, wager_outcomes
+from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone, zone_label
 from games.baccarat.rules import outcome
 from games.cards import cards
 from games.three_card_poker.rules import settle
@@ -827,3 +827,43 @@ def test_the_command_on_the_poker_site(poker: str, tmp_path: Path) -> None:
 def test_a_local_time_the_clocks_make_ambiguous_is_refused(value: str, error: str) -> None:
     proc = run("--db", "postgresql://pit@127.0.0.1:1/pit", "--tz", "America/Los_Angeles", "--since", value)
     assert (proc.returncode, proc.stderr) == (2, f"tablectl report: {error}\n")
+
+
+def test_a_longer_idle_limit_counts_a_wait_for_players_as_dealing(poker: str) -> None:
+    """With --idle 90, hand 6's 70-minute wait (22:20 to its deal at 23:30) is dealing: hld-01's
+    grave shift deals 22:00-23:45 and 01:40 PDT-01:30 PST (the wait before hand 7, 115
+    minutes, is still a break)."""
+    import psycopg
+
+    with psycopg.connect(poker) as conn:
+        r = build(conn, Period(), LA, "America/Los_Angeles", SHIFTS, ("hld-01",), idle=timedelta(minutes=90))
+    grave = next(b for b in r.pace if b.shift.name == "grave")
+    assert grave.dealing == timedelta(minutes=105 + 50)
+
+
+@pytest.mark.parametrize(("zone", "when", "label"), [
+    ("America/Los_Angeles", "2026-11-01T01:30-07:00", "PDT"),
+    ("America/Los_Angeles", "2026-11-01T01:30-08:00", "PST"),
+    ("Europe/London", "2026-01-15T12:00+00:00", "GMT"),
+    ("America/Sao_Paulo", "2026-11-27T03:00-03:00", "UTC-03:00"),   # the zone's own name is "-03"
+    ("Asia/Kolkata", "2026-11-27T03:00+05:30", "IST"),
+    ("UTC", "2026-11-27T03:00+00:00", "UTC"),
+])
+def test_a_time_is_named_by_its_zone_never_by_a_bare_offset(zone: str, when: str, label: str) -> None:
+    assert zone_label(datetime.fromisoformat(when).astimezone(ZoneInfo(zone))) == label
+
+
+def test_an_abbreviation_that_stood_for_two_offsets_prints_every_time_with_its_offset() -> None:
+    """Moscow Time was UTC+04:00 until 26 October 2014 and UTC+03:00 after, both "MSK": the
+    abbreviation alone would not tell the two hours apart, so each time carries its offset."""
+    moscow = ZoneInfo("Europe/Moscow")
+    r = Report(Period(), moscow, "Europe/Moscow", SHIFTS,
+               hands=[HourRow("bac-01", datetime(2014, 10, 20, 1, tzinfo=moscow), 1, 0),
+                      HourRow("bac-01", datetime(2014, 10, 27, 1, tzinfo=moscow), 2, 0)])
+    out = io.StringIO()
+    write_text(r, ("hands",), out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == ("Pit report from the first event to the last event (tables' clocks, shown in "
+                        "Europe/Moscow: MSK = UTC+03:00, MSK = UTC+04:00)")
+    assert lines[-2:] == ["bac-01  2014-10-20 01:00 MSK (UTC+04:00)      1      0",
+                          "        2014-10-27 01:00 MSK (UTC+03:00)      2      0"]
