@@ -120,8 +120,8 @@ def _parser() -> argparse.ArgumentParser:
     from controller.pit.report import (
         command as report_cli,  # reads the pit archive; psycopg only when it runs
     )
-    rp = sub.add_parser("report", help="hands, results by shift, alarms and voids, player-dealer rotation and "
-                                       "gaps, from the pit archive")
+    rp = sub.add_parser("report", help="hands, hands per hour, results and collections by shift, alarms and "
+                                       "voids, player-dealer rotation and gaps, from the pit archive")
     report_cli.add_arguments(rp)
     rp.set_defaults(func=report_cli.cmd_report)
     # the pit service's options only: the service (and psycopg) is imported when it runs
