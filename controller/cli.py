@@ -23,7 +23,7 @@ from controller.pit.client import PitClient, parse_address
 from controller.pit.lines import PitView
 from controller.table.config import Config, ConfigError, DeviceSection, load_config, parse_raw
 from controller.table.instance_lock import AnotherController, TableLocked
-from controller.table.journal_check import JournalError
+from controller.table.journal_check import DiskFull, JournalError
 from drivers.kinds import KINDS
 from drivers.stop_signal import StopSignal
 from games import registry
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except JournalError as exc:  # a journal no restart can fix: one line, and systemd does not retry 2
         print(f"tablectl: {exc.explain(getattr(args, 'config', None))}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(exc, DiskFull) else 2   # a full disk: a restart works once space is freed
     except KeyboardInterrupt:
         return 130
 
@@ -339,7 +339,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     controller.stop()
     if isinstance(controller.table.error, JournalError):  # damaged or read-only while running: no restart fixes it
         print(f"tablectl: {controller.table.error.explain(args.config)}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(controller.table.error, DiskFull) else 2   # a full disk: once space is freed
     if isinstance(controller.table.error, AnotherController):  # a restart would only take the table over again
         print(f"tablectl: {controller.table.error}", file=sys.stderr)
         return 2
