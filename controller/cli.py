@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
     d.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
                    help="inject a device fault (repeatable), as tablectl sim --fault")
+    d.add_argument("--pace", type=_pace, default="fast", metavar="human|fast|SECONDS",
+                   help="the simulated dealer's pace: fast (default: as fast as the table answers), SECONDS "
+                        "before each action, or human (a baccarat round in about a minute)")
     d.add_argument("--pass-probability", type=_probability, default=0.2, metavar="P",
                    help="how often a simulated player declines the player-dealer position when offered "
                         "(the holder gives it up a quarter as often); 1: nobody ever takes it, and the "
@@ -83,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sim", help="simulated devices and dealer for a controller in another process")
     s.add_argument("--config", required=True, type=Path)
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--pace", type=_pace, default="human", metavar="human|fast|SECONDS",
+                   help="the simulated dealer's pace: human (default: a baccarat round in about a minute, "
+                        "jittered by the seed), fast (as fast as the table answers), or SECONDS before each action")
     s.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
                    help="inject a device fault (repeatable), e.g. jam@shuffle, misread@card:12, "
                         "unplug@round:3, heartbeat@round:2+5s, garbage@5s, shuffler.door_open@deck_check")
@@ -217,7 +223,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
               f"tablectl watch --broker {broker.address}", flush=True)
         cfg = sim_table_config(args.game)
         rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=args.pass_probability,
-                      faults=list(args.fault)).start()
+                      faults=list(args.fault), pace=args.pace).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg, controller.table.inbox))
@@ -391,6 +397,16 @@ def _fault_spec(text: str) -> object:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _pace(text: str) -> object:
+    """argparse type of ``--pace``: a parsed hw_sim pace (imported only here)."""
+    from hw_sim.pace import PaceError, parse_pace
+
+    try:
+        return parse_pace(text)
+    except PaceError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from hw_sim.remote_buttons import RemoteButtons
 
@@ -407,7 +423,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         Path(dev.url).parent.mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
         links[name] = dev.url
     rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
-                  faults=list(args.fault)).start()
+                  faults=list(args.fault), pace=args.pace).start()
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
     pit: PitClient | None = None
 
@@ -426,7 +442,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt", f"{base}/status"],
                     on_message, client_id=f"{cfg.table.id}-sim").start()
     print(f"tablectl sim: {', '.join(f'{n} at {u}' for n, u in rig.urls.items())}; "
-          f"dealer follows {base}/event/prompt", flush=True)
+          f"dealer follows {base}/event/prompt at {args.pace} pace", flush=True)
     if args.fault:
         print(f"tablectl sim: faults {', '.join(map(str, args.fault))}", flush=True)
     StopSignal().wait()   # left installed while the simulator stops

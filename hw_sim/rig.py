@@ -16,6 +16,7 @@ from hw_sim.dealer import SimDealer
 from hw_sim.devices import SimDevice, SimShoe, SimShuffler
 from hw_sim.faults import FaultScheduler, FaultSpec
 from hw_sim.kinds import SIM_KINDS, on_usb
+from hw_sim.pace import Pace, as_pace
 from hw_sim.physical import Table
 from hw_sim.transport import hwsim_port, open_pty
 from hw_sim.usb_backend import SimUsbBus
@@ -39,7 +40,8 @@ class SimRig:
     retransmit: float = 0.25
     cut_from_end: int = 16
     pass_probability: float = 0.0
-    pace: float = 0.0
+    pace: Pace | str | float = 0.0
+    """The dealer's pace (hw_sim.pace): ``fast`` (0), seconds before each action, or ``human``."""
     faults: list[FaultSpec | str] = field(default_factory=list)
     """``NAME@WHEN`` specs (hw_sim.faults), fired from the dealer's prompts and the rig's start."""
     table: Table = field(init=False)
@@ -95,7 +97,8 @@ class SimRig:
         """The dealer presses buttons through ``press`` (mock GPIO pins or ``cmd/button``)."""
         self.dealer = SimDealer(self.table, self.devices, dict(self.kinds), press,
                                 cut_from_end=self.cut_from_end, seed=self.seed + 3,
-                                pass_probability=self.pass_probability, pace=self.pace)
+                                pass_probability=self.pass_probability,
+                                pace=as_pace(self.pace).for_table(seed=self.seed + 4, cards=self.spec.size))
         if self.scheduler is not None:
             self.dealer.before_act.append(self.scheduler.before_prompt)
         for device in self.devices.values():
