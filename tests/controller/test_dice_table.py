@@ -218,7 +218,8 @@ def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
     assert str(caught.value).splitlines() == [
         "dh.toml: devices.cup.vendor_id: must be the cup's USB vendor id, 0 to 0xffff (in TOML: 0x1209) (got 73872)",
         "dh.toml: devices.cup.dice: must be the number of dice in the cup, 1 to 8 (a report carries at most 8) (got 9)",
-        "dh.toml: devices.cup.backend: must be libusb1 (the default), libusb0, openusb, or a simulator's hwsim://NAME "
+        "dh.toml: devices.cup.backend: must be libusb1 (the default), libusb0, openusb, unix:/PATH (a device served "
+        "on a Unix socket, as tablectl sim serves its cup; at most 107 bytes of path), or a simulator's hwsim://NAME "
         '(got "usb0")',
         "dh.toml: devices.cup.read_timeout: must be more than 0 (got 0)",
         "dh.toml: devices.cup.product_id: is required",
