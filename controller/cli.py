@@ -84,7 +84,19 @@ def _parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="simulated devices and dealer for a controller in another process")
-    s.add_argument("--config", required=True, type=Path)
+    what = s.add_mutually_exclusive_group(required=True)
+    what.add_argument("--config", type=Path, help="the table to simulate (the file its tablectl run reads)")
+    what.add_argument("--write-config", type=Path, metavar="FILE",
+                      help="write a simulated table's config for --game to FILE (for a tablectl sim and a "
+                           "tablectl run side by side) and exit")
+    s.add_argument("--game", choices=registry.names(), help="with --write-config: the table's game")
+    s.add_argument("--table-id", metavar="ID", help="with --write-config: the table's id (default GAME-sim-01)")
+    s.add_argument("--broker", type=_broker_address, metavar="HOST:PORT",
+                   help="with --write-config: the broker the table publishes to (default 127.0.0.1:1883)")
+    s.add_argument("--dir", type=Path, metavar="DIR",
+                   help="with --write-config: where the devices appear and the journal goes "
+                        "(default: devices under /tmp/tablectl-sim/ID, the journal at var/ID.db)")
+    s.add_argument("--force", action="store_true", help="with --write-config: replace FILE if it exists")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--pace", type=_pace, default="human", metavar="human|fast|SECONDS",
                    help="the simulated dealer's pace: human (default: a baccarat round in about a minute, "
@@ -407,40 +419,96 @@ def _pace(text: str) -> object:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _broker_address(text: str) -> tuple[str, int]:
+    from controller.pit.client import parse_address
+
+    try:
+        return parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+WRITE_CONFIG_ONLY = ("game", "table_id", "broker", "dir", "force")
+"""``tablectl sim`` options that only --write-config takes."""
+
+
+def cmd_sim_write_config(args: argparse.Namespace) -> int:
+    """A simulated table's config from the registry (hw_sim.table_config), checked as ``tablectl
+    run`` will check it, then written: a floor of simulated tables writes one per table."""
+    from hw_sim.table_config import sim_table_raw, to_toml
+
+    if args.game is None:
+        print("tablectl sim: --write-config needs --game (one of " + ", ".join(registry.names()) + ")",
+              file=sys.stderr)
+        return 2
+    target: Path = args.write_config
+    if target.exists() and not args.force:
+        print(f"tablectl sim: {target} exists; --force replaces it", file=sys.stderr)
+        return 2
+    host, port = args.broker or ("127.0.0.1", 1883)
+    folder = str(args.dir.resolve()) if args.dir is not None else None
+    raw = sim_table_raw(args.game, table_id=args.table_id, host=host, port=port, folder=folder)
+    parse_raw(raw, str(target))   # a ConfigError (a bad id, a socket path too long) names the key: exit 2
+    title = registry.get(args.game).title
+    header = (f"# A simulated {title} table, written by tablectl sim --write-config. Run the two side by side:\n"
+              f"#   tablectl sim --config {target}\n#   tablectl run --config {target}\n\n")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text(header + to_toml(raw))
+    partial.replace(target)
+    print(f"tablectl sim: wrote {target} (table {raw['table']['id']}, {title})", flush=True)
+    return 0
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from hw_sim.remote_buttons import RemoteButtons
 
+    if args.write_config is not None:
+        return cmd_sim_write_config(args)
+    given = [f"--{name.replace('_', '-')}" for name in WRITE_CONFIG_ONLY if getattr(args, name) not in (None, False)]
+    if given:
+        print(f"tablectl sim: {', '.join(given)} only with --write-config (--config names the table)", file=sys.stderr)
+        return 2
     cfg = load_config(args.config)
     links = {}
     for name, dev in cfg.devices.items():
         if "backend" in KINDS[dev.kind].settings.get("properties", {}):
-            raise ConfigError(cfg.source, [f"devices.{name}: tablectl sim cannot serve a {dev.kind} to a controller in "
-                                           "another process (its simulated USB bus lives in the simulator's process): "
-                                           "run tablectl demo, which runs both"])
+            backend = str(dev.settings.get("backend", "libusb1"))
+            if not backend.startswith("unix:/"):
+                raise ConfigError(cfg.source, [
+                    f"devices.{name}.backend: tablectl sim serves a {dev.kind} to the controller on a Unix socket: "
+                    f'backend = "unix:/PATH" (e.g. "unix:/tmp/tablectl-sim/{cfg.table.id}/{name}.sock"), not {backend!r}'])
+            links[name] = backend   # the simulated bus is served there (hw_sim.usb_socket)
+            continue
         if not (dev.url or "").startswith("/"):
             raise ConfigError(cfg.source, [f"devices.{name}.url: tablectl sim needs a filesystem path "
                                            f"to put the simulated device at, not {dev.url!r}"])
         Path(dev.url).parent.mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
         links[name] = dev.url
+    from hw_sim.usb_socket import UsbSocketError
+
     rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
-                  faults=list(args.fault), pace=args.pace).start()
+                  faults=list(args.fault), pace=args.pace)
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
-    pit: PitClient | None = None
-
-    def publish(topic: str, payload: dict) -> None:
-        assert pit is not None
-        pit.publish(topic, payload)
-
-    buttons = RemoteButtons(base, publish)
-    dealer = rig.attach_dealer(buttons.press)
-
-    def on_message(topic: str, message: dict) -> None:
-        buttons.on_message(topic, message)   # first: it must see a prompt before the dealer answers it
-        if topic.endswith("/event/prompt"):
-            dealer.on_event(message)
-
-    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt", f"{base}/status"],
-                    on_message, client_id=f"{cfg.table.id}-sim").start()
+    feed = _DealerFeed(base)
+    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/status", f"{base}/state", f"{base}/event/prompt"],
+                    lambda topic, message: feed.on_message(topic, message, pit), client_id=f"{cfg.table.id}-sim")
+    buttons = RemoteButtons(base, pit.publish)
+    feed.buttons = buttons
+    # Listening first, the devices after: a prompt the table publishes as soon as a device appears
+    # (the dice again when the cup is back) must reach this dealer, never go out before it listens.
+    try:
+        pit.start()
+    except RuntimeError as exc:
+        print(f"tablectl sim: {exc}", file=sys.stderr)
+        return 1
+    try:
+        rig.start()
+    except UsbSocketError as exc:   # another simulator serves the cup's socket: nothing was started
+        pit.stop()
+        print(f"tablectl sim: {exc}", file=sys.stderr)
+        return 2
+    feed.attach(rig.attach_dealer(buttons.press))
     print(f"tablectl sim: {', '.join(f'{n} at {u}' for n, u in rig.urls.items())}; "
           f"dealer follows {base}/event/prompt at {args.pace} pace", flush=True)
     if args.fault:
@@ -449,6 +517,56 @@ def cmd_sim(args: argparse.Namespace) -> int:
     rig.stop()
     pit.stop()
     return 0
+
+
+class _DealerFeed:
+    """What ``tablectl sim``'s dealer hears of the table, in order: the table's status and each
+    prompt, through the remote buttons first (they must see a prompt before the dealer answers
+    it); prompts that come before the dealer is attached wait for him.
+
+    A simulator that starts beside a table already dealing (it was restarted) has missed the
+    prompt the table waits on; the table's retained ``state`` holds it. So the first state
+    received, if the retained status says the table is online, is taken as that prompt (with the
+    state's seq, which no older prompt exceeds), and the state is not followed after that: it
+    changes with every event."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.buttons: Any = None
+        self._dealer: Any = None
+        self._early: list[dict] = []
+        self._lock = threading.Lock()
+        self._online = False
+        self._took_state = False
+
+    def attach(self, dealer: Any) -> None:
+        with self._lock:
+            self._dealer, early, self._early = dealer, self._early, []
+        for envelope in early:
+            dealer.on_event(envelope)
+
+    def on_message(self, topic: str, message: dict, pit: PitClient) -> None:
+        self.buttons.on_message(topic, message)
+        if topic == f"{self.base}/status":
+            self._online = message.get("online") is True
+        elif topic == f"{self.base}/state":
+            if self._took_state:
+                return
+            self._took_state = True
+            pit.client.unsubscribe(topic)
+            prompt, seq = message.get("prompt"), message.get("seq")
+            if self._online and isinstance(prompt, dict) and isinstance(seq, int):
+                self._give({"kind": "prompt", "seq": seq, "round": message.get("round"), "data": prompt})
+        elif topic == f"{self.base}/event/prompt":
+            self._give(message)
+
+    def _give(self, envelope: dict) -> None:
+        with self._lock:
+            if self._dealer is None:
+                self._early.append(envelope)
+                return
+            dealer = self._dealer
+        dealer.on_event(envelope)
 
 
 # -- prune ---------------------------------------------------------------------

@@ -77,7 +77,7 @@ from hw_sim.bench.report import (
     table_text,
 )
 from hw_sim.broker import LocalBroker
-from hw_sim.table_config import sim_table_raw
+from hw_sim.table_config import sim_table_raw, to_toml
 
 GAME = "baccarat"
 """The game every table of the bench deals (its figures in docs/performance.md are baccarat's)."""
@@ -148,20 +148,6 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 # -- the stack of one table --------------------------------------------------------------
 
-def _toml(doc: dict[str, Any], prefix: str = "") -> str:
-    """Just enough TOML for a table config: scalars and nested tables."""
-    scalars = {k: v for k, v in doc.items() if not isinstance(v, dict)}
-    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
-    out = []
-    if prefix and scalars:
-        out.append(f"[{prefix}]")
-    for key, value in scalars.items():
-        out.append(f"{key} = {json.dumps(value) if not isinstance(value, bool) else str(value).lower()}")
-    for key, value in tables.items():
-        out.append(_toml(value, f"{prefix}.{key}" if prefix else key))
-    return "\n".join(out) + "\n"
-
-
 class Stack:
     """One table: its simulator process and its controller (``tablectl run``)."""
 
@@ -185,7 +171,7 @@ class Stack:
             dev["url"] = str(self.dir / name)
         doc["dealer"]["remote_buttons"] = True
         self.config = self.dir / "table.toml"
-        self.config.write_text(_toml(doc))
+        self.config.write_text(to_toml(doc))
         self.baudrate = doc["devices"]["shoe"].get("baudrate", DEFAULT_BAUDRATE)
         self.sim: Worker | None = None
         self.ctl: Worker | None = None
