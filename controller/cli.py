@@ -222,13 +222,28 @@ def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is impor
 
     spec = registry.get(cfg.table.game).deck(cfg.options)
     return SimRig(spec, kinds={name: dev.kind for name, dev in cfg.devices.items()},  # type: ignore[arg-type]
-                  settings={name: dict(dev.settings) for name, dev in cfg.devices.items()}, **kw)
+                  settings={name: dict(dev.settings) for name, dev in cfg.devices.items()}, game=cfg.table.game, **kw)
+
+
+def sim_faults_refused(cfg: Config, faults: list, command: str) -> bool:
+    """Say (one line on stderr) why a fault could never fire at this table -- a device it lacks, a
+    step its game never prompts for -- before anything starts; True when one could not."""
+    from hw_sim.faults import FaultSpecError, check_table_faults
+
+    try:
+        check_table_faults(faults, cfg.table.game, {name: dev.kind for name, dev in cfg.devices.items()})
+    except FaultSpecError as exc:
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return True
+    return False
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.table.app import build_controller, mock_press
     from hw_sim.broker import LocalBroker
 
+    if sim_faults_refused(sim_table_config(args.game), list(args.fault), "demo"):
+        return 2
     with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
             tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
@@ -487,6 +502,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         links[name] = dev.url
     from hw_sim.usb_socket import UsbSocketError
 
+    if sim_faults_refused(cfg, list(args.fault), "sim"):
+        return 2
     rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
                   faults=list(args.fault), pace=args.pace)
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"

@@ -20,7 +20,7 @@ from drivers.usb_socket import socket_path
 from games.decks import DeckSpec
 from hw_sim.dealer import SimDealer
 from hw_sim.devices import SimDevice, SimShoe, SimShuffler
-from hw_sim.faults import FaultScheduler, FaultSpec
+from hw_sim.faults import FaultScheduler, FaultSpec, check_faults, check_table_faults
 from hw_sim.kinds import SIM_KINDS, on_usb
 from hw_sim.pace import Pace, as_pace
 from hw_sim.physical import Table
@@ -52,6 +52,8 @@ class SimRig:
     """The dealer's pace (hw_sim.pace): ``fast`` (0), seconds before each action, or ``human``."""
     faults: list[FaultSpec | str] = field(default_factory=list)
     """``NAME@WHEN`` specs (hw_sim.faults), fired from the dealer's prompts and the rig's start."""
+    game: str | None = None
+    """The table's game, when known: a fault at a step it never prompts for is refused at start."""
     table: Table = field(init=False)
     devices: dict[str, SimDevice] = field(default_factory=dict, init=False)
     dealer: SimDealer | None = field(default=None, init=False)
@@ -65,7 +67,9 @@ class SimRig:
     def start(self) -> SimRig:
         if self.transport not in ("pty", "hwsim"):
             raise ValueError(f"transport must be 'pty' or 'hwsim', not {self.transport!r}")
-        specs = FaultScheduler(self.faults, {}).specs   # a bad spec fails here, before anything starts
+        # A bad spec, or one that could never fire at this table, fails here, before anything starts.
+        specs = (check_table_faults(self.faults, self.game, self.kinds) if self.game is not None
+                 else check_faults(self.faults, self.kinds))
         sockets = {name: socket_path(link) for name, link in self.links.items()
                    if on_usb(self.kinds.get(name, "")) and link.startswith("unix:")}
         for path in set(sockets.values()):

@@ -83,3 +83,25 @@ def test_bad_arguments_are_argparse_s(args: list[str], error: str, capsys) -> No
         main(["sim", *args])
     assert caught.value.code == 2
     assert error in capsys.readouterr().err
+
+
+# --- a fault that could never fire: refused before anything starts ---------------------------------
+
+def test_tablectl_sim_refuses_a_fault_the_table_can_never_have(tmp_path: Path, capsys) -> None:
+    """Nothing starts: no device appears, no broker is asked (this config's broker is not running)."""
+    config = tmp_path / "pgt.toml"
+    assert main(["sim", "--game", "pai_gow_tiles", "--write-config", str(config), "--broker", "127.0.0.1:9",
+                 "--dir", str(tmp_path / "dev")]) == 0
+    capsys.readouterr()
+    assert main(["sim", "--config", str(config), "--fault", "unplug@round:3"]) == 2
+    assert capsys.readouterr().err == ("tablectl sim: fault unplug@round:3: the table has no shoe (its devices: cup), "
+                                       "so it can never happen; cup.unplug@round:3 names the cup\n")
+    assert not (tmp_path / "dev").exists()
+
+
+def test_tablectl_demo_refuses_it_before_its_broker_starts(capsys) -> None:
+    assert main(["demo", "--game", "three_card_poker", "--fault", "shuffler.jam@card:4"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""                                   # no "broker 127.0.0.1:..." line: nothing started
+    assert out.err == ("tablectl demo: fault jam@card:4: Three Card Poker never prompts the dealer for card, so it "
+                       "can never happen (its steps: deck_check, shuffle, bets, hand, settle, fault)\n")
