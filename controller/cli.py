@@ -8,6 +8,7 @@ the demo's broker (hw_sim.broker) or the benchmark (hw_sim.bench).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import tempfile
@@ -63,8 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--game", choices=registry.names(), default="baccarat")
     d.add_argument("--rounds", type=_positive, default=10)
     d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--mqtt-port", type=int, default=0, help="broker port (default: a free one)")
-    d.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto")
+    d.add_argument("--mqtt-port", type=_port, default=0,
+                   help="the demo's broker's port (default: a free one); one in use is refused")
+    d.add_argument("--broker", choices=("auto", "mosquitto", "embedded", "external"), default="auto",
+                   help="the broker the demo starts (auto: Mosquitto if installed, else embedded amqtt), "
+                        "or external: the one already listening on 127.0.0.1:--mqtt-port")
     d.add_argument("--transport", choices=("pty", "hwsim"), default="pty")
     d.add_argument("-v", "--verbose", action="store_true", help="every card, prompt and light")
     d.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
@@ -168,6 +172,16 @@ def _probability(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, not {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -240,12 +254,25 @@ def sim_faults_refused(cfg: Config, faults: list, command: str) -> bool:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.table.app import build_controller, mock_press
-    from hw_sim.broker import LocalBroker
+    from hw_sim.broker import LocalBroker, PortBusy
 
     if sim_faults_refused(sim_table_config(args.game), list(args.fault), "demo"):
         return 2
-    with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
-            tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
+    if args.broker == "external" and not args.mqtt_port:
+        print("tablectl demo: --broker external needs --mqtt-port: the port the broker listens on", file=sys.stderr)
+        return 2
+    broker = LocalBroker(port=args.mqtt_port, prefer=args.broker)
+    try:
+        broker.start()
+    except PortBusy as exc:
+        print(f"tablectl demo: {exc}: give another --mqtt-port, leave it out for a free one, or --broker "
+              "external to deal on the broker there", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:   # no broker at an external port, or none could be started
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as started, tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
+        started.callback(broker.stop)
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
         cfg = sim_table_config(args.game)
