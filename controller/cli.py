@@ -8,6 +8,7 @@ the demo's broker (hw_sim.broker) or the benchmark (hw_sim.bench).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 import tempfile
@@ -63,13 +64,19 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--game", choices=registry.names(), default="baccarat")
     d.add_argument("--rounds", type=_positive, default=10)
     d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--mqtt-port", type=int, default=0, help="broker port (default: a free one)")
-    d.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto")
+    d.add_argument("--mqtt-port", type=_port, default=0,
+                   help="the demo's broker's port (default: a free one); one in use is refused")
+    d.add_argument("--broker", choices=("auto", "mosquitto", "embedded", "external"), default="auto",
+                   help="the broker the demo starts (auto: Mosquitto if installed, else embedded amqtt), "
+                        "or external: the one already listening on 127.0.0.1:--mqtt-port")
     d.add_argument("--transport", choices=("pty", "hwsim"), default="pty")
     d.add_argument("-v", "--verbose", action="store_true", help="every card, prompt and light")
     d.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
     d.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
                    help="inject a device fault (repeatable), as tablectl sim --fault")
+    d.add_argument("--pace", type=_pace, default="fast", metavar="human|fast|SECONDS",
+                   help="the simulated dealer's pace: fast (default: as fast as the table answers), SECONDS "
+                        "before each action, or human (a baccarat round in about a minute)")
     d.add_argument("--pass-probability", type=_probability, default=0.2, metavar="P",
                    help="how often a simulated player declines the player-dealer position when offered "
                         "(the holder gives it up a quarter as often); 1: nobody ever takes it, and the "
@@ -84,8 +91,23 @@ def _parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_run)
 
     s = sub.add_parser("sim", help="simulated devices and dealer for a controller in another process")
-    s.add_argument("--config", required=True, type=Path)
+    what = s.add_mutually_exclusive_group(required=True)
+    what.add_argument("--config", type=Path, help="the table to simulate (the file its tablectl run reads)")
+    what.add_argument("--write-config", type=Path, metavar="FILE",
+                      help="write a simulated table's config for --game to FILE (for a tablectl sim and a "
+                           "tablectl run side by side) and exit")
+    s.add_argument("--game", choices=registry.names(), help="with --write-config: the table's game")
+    s.add_argument("--table-id", metavar="ID", help="with --write-config: the table's id (default GAME-sim-01)")
+    s.add_argument("--broker", type=_broker_address, metavar="HOST:PORT",
+                   help="with --write-config: the broker the table publishes to (default 127.0.0.1:1883)")
+    s.add_argument("--dir", type=Path, metavar="DIR",
+                   help="with --write-config: where the devices appear and the journal goes "
+                        "(default: devices under /tmp/tablectl-sim/ID, the journal at var/ID.db)")
+    s.add_argument("--force", action="store_true", help="with --write-config: replace FILE if it exists")
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--pace", type=_pace, default="human", metavar="human|fast|SECONDS",
+                   help="the simulated dealer's pace: human (default: a baccarat round in about a minute, "
+                        "jittered by the seed), fast (as fast as the table answers), or SECONDS before each action")
     s.add_argument("--fault", action="append", default=[], type=_fault_spec, metavar="NAME@WHEN",
                    help="inject a device fault (repeatable), e.g. jam@shuffle, misread@card:12, "
                         "unplug@round:3, heartbeat@round:2+5s, garbage@5s, shuffler.door_open@deck_check")
@@ -173,6 +195,16 @@ def _probability(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number 1-65535, not {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -227,20 +259,48 @@ def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is impor
 
     spec = registry.get(cfg.table.game).deck(cfg.options)
     return SimRig(spec, kinds={name: dev.kind for name, dev in cfg.devices.items()},  # type: ignore[arg-type]
-                  settings={name: dict(dev.settings) for name, dev in cfg.devices.items()}, **kw)
+                  settings={name: dict(dev.settings) for name, dev in cfg.devices.items()}, game=cfg.table.game, **kw)
+
+
+def sim_faults_refused(cfg: Config, faults: list, command: str) -> bool:
+    """Say (one line on stderr) why a fault could never fire at this table -- a device it lacks, a
+    step its game never prompts for -- before anything starts; True when one could not."""
+    from hw_sim.faults import FaultSpecError, check_table_faults
+
+    try:
+        check_table_faults(faults, cfg.table.game, {name: dev.kind for name, dev in cfg.devices.items()})
+    except FaultSpecError as exc:
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return True
+    return False
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.table.app import build_controller, mock_press
-    from hw_sim.broker import LocalBroker
+    from hw_sim.broker import LocalBroker, PortBusy
 
-    with LocalBroker(port=args.mqtt_port, prefer=args.broker) as broker, \
-            tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
+    if sim_faults_refused(sim_table_config(args.game), list(args.fault), "demo"):
+        return 2
+    if args.broker == "external" and not args.mqtt_port:
+        print("tablectl demo: --broker external needs --mqtt-port: the port the broker listens on", file=sys.stderr)
+        return 2
+    broker = LocalBroker(port=args.mqtt_port, prefer=args.broker)
+    try:
+        broker.start()
+    except PortBusy as exc:
+        print(f"tablectl demo: {exc}: give another --mqtt-port, leave it out for a free one, or --broker "
+              "external to deal on the broker there", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:   # no broker at an external port, or none could be started
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as started, tempfile.TemporaryDirectory(prefix="tablectl-demo-") as tmp:
+        started.callback(broker.stop)
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
         cfg = sim_table_config(args.game)
         rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=args.pass_probability,
-                      faults=list(args.fault)).start()
+                      faults=list(args.fault), pace=args.pace).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg, controller.table.inbox))
@@ -425,42 +485,110 @@ def _fault_spec(text: str) -> object:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _pace(text: str) -> object:
+    """argparse type of ``--pace``: a parsed hw_sim pace (imported only here)."""
+    from hw_sim.pace import PaceError, parse_pace
+
+    try:
+        return parse_pace(text)
+    except PaceError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _broker_address(text: str) -> tuple[str, int]:
+    from controller.pit.client import parse_address
+
+    try:
+        return parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+WRITE_CONFIG_ONLY = ("game", "table_id", "broker", "dir", "force")
+"""``tablectl sim`` options that only --write-config takes."""
+
+
+def cmd_sim_write_config(args: argparse.Namespace) -> int:
+    """A simulated table's config from the registry (hw_sim.table_config), checked as ``tablectl
+    run`` will check it, then written: a floor of simulated tables writes one per table."""
+    from hw_sim.table_config import sim_table_raw, to_toml
+
+    if args.game is None:
+        print("tablectl sim: --write-config needs --game (one of " + ", ".join(registry.names()) + ")",
+              file=sys.stderr)
+        return 2
+    target: Path = args.write_config
+    if target.exists() and not args.force:
+        print(f"tablectl sim: {target} exists; --force replaces it", file=sys.stderr)
+        return 2
+    host, port = args.broker or ("127.0.0.1", 1883)
+    folder = str(args.dir.resolve()) if args.dir is not None else None
+    raw = sim_table_raw(args.game, table_id=args.table_id, host=host, port=port, folder=folder)
+    parse_raw(raw, str(target))   # a ConfigError (a bad id, a socket path too long) names the key: exit 2
+    title = registry.get(args.game).title
+    header = (f"# A simulated {title} table, written by tablectl sim --write-config. Run the two side by side:\n"
+              f"#   tablectl sim --config {target}\n#   tablectl run --config {target}\n\n")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text(header + to_toml(raw))
+    partial.replace(target)
+    print(f"tablectl sim: wrote {target} (table {raw['table']['id']}, {title})", flush=True)
+    return 0
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from hw_sim.remote_buttons import RemoteButtons
 
+    if args.write_config is not None:
+        return cmd_sim_write_config(args)
+    given = [f"--{name.replace('_', '-')}" for name in WRITE_CONFIG_ONLY if getattr(args, name) not in (None, False)]
+    if given:
+        print(f"tablectl sim: {', '.join(given)} only with --write-config (--config names the table)", file=sys.stderr)
+        return 2
     cfg = load_config(args.config)
     links = {}
     for name, dev in cfg.devices.items():
         if "backend" in KINDS[dev.kind].settings.get("properties", {}):
-            raise ConfigError(cfg.source, [f"devices.{name}: tablectl sim cannot serve a {dev.kind} to a controller in "
-                                           "another process (its simulated USB bus lives in the simulator's process): "
-                                           "run tablectl demo, which runs both"])
+            backend = str(dev.settings.get("backend", "libusb1"))
+            if not backend.startswith("unix:/"):
+                raise ConfigError(cfg.source, [
+                    f"devices.{name}.backend: tablectl sim serves a {dev.kind} to the controller on a Unix socket: "
+                    f'backend = "unix:/PATH" (e.g. "unix:/tmp/tablectl-sim/{cfg.table.id}/{name}.sock"), not {backend!r}'])
+            links[name] = backend   # the simulated bus is served there (hw_sim.usb_socket)
+            continue
         if not (dev.url or "").startswith("/"):
             raise ConfigError(cfg.source, [f"devices.{name}.url: tablectl sim needs a filesystem path "
                                            f"to put the simulated device at, not {dev.url!r}"])
         Path(dev.url).parent.mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
         links[name] = dev.url
+    from hw_sim.usb_socket import UsbSocketError
+
+    if sim_faults_refused(cfg, list(args.fault), "sim"):
+        return 2
     rig = sim_rig(cfg, seed=args.seed, transport="pty", links=links, pass_probability=0.2,
-                  faults=list(args.fault)).start()
+                  faults=list(args.fault), pace=args.pace)
     base = f"{cfg.mqtt.prefix}/{cfg.table.id}"
-    pit: PitClient | None = None
-
-    def publish(topic: str, payload: dict) -> None:
-        assert pit is not None
-        pit.publish(topic, payload)
-
-    buttons = RemoteButtons(base, publish)
-    dealer = rig.attach_dealer(buttons.press)
-
-    def on_message(topic: str, message: dict) -> None:
-        buttons.on_message(topic, message)   # first: it must see a prompt before the dealer answers it
-        if topic.endswith("/event/prompt"):
-            dealer.on_event(message)
-
-    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/event/prompt", f"{base}/status"],
-                    on_message, client_id=f"{cfg.table.id}-sim").start()
+    feed = _DealerFeed(base)
+    pit = PitClient(cfg.mqtt.host, cfg.mqtt.port, [f"{base}/status", f"{base}/state", f"{base}/event/prompt"],
+                    lambda topic, message: feed.on_message(topic, message, pit), client_id=f"{cfg.table.id}-sim")
+    buttons = RemoteButtons(base, pit.publish)
+    feed.buttons = buttons
+    # Listening first, the devices after: a prompt the table publishes as soon as a device appears
+    # (the dice again when the cup is back) must reach this dealer, never go out before it listens.
+    try:
+        pit.start()
+    except RuntimeError as exc:
+        print(f"tablectl sim: {exc}", file=sys.stderr)
+        return 1
+    try:
+        rig.start()
+    except UsbSocketError as exc:   # another simulator serves the cup's socket: nothing was started
+        pit.stop()
+        print(f"tablectl sim: {exc}", file=sys.stderr)
+        return 2
+    feed.attach(rig.attach_dealer(buttons.press))
     print(f"tablectl sim: {', '.join(f'{n} at {u}' for n, u in rig.urls.items())}; "
-          f"dealer follows {base}/event/prompt", flush=True)
+          f"dealer follows {base}/event/prompt at {args.pace} pace", flush=True)
     if args.fault:
         print(f"tablectl sim: faults {', '.join(map(str, args.fault))}", flush=True)
     StopSignal().wait()   # left installed while the simulator stops
@@ -545,6 +673,56 @@ def cmd_floor(args: argparse.Namespace) -> int:
                                                               "their own (above)" if floor.deaths else ""),
           flush=True)
     return 1 if floor.deaths else 0
+
+
+class _DealerFeed:
+    """What ``tablectl sim``'s dealer hears of the table, in order: the table's status and each
+    prompt, through the remote buttons first (they must see a prompt before the dealer answers
+    it); prompts that come before the dealer is attached wait for him.
+
+    A simulator that starts beside a table already dealing (it was restarted) has missed the
+    prompt the table waits on; the table's retained ``state`` holds it. So the first state
+    received, if the retained status says the table is online, is taken as that prompt (with the
+    state's seq, which no older prompt exceeds), and the state is not followed after that: it
+    changes with every event."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.buttons: Any = None
+        self._dealer: Any = None
+        self._early: list[dict] = []
+        self._lock = threading.Lock()
+        self._online = False
+        self._took_state = False
+
+    def attach(self, dealer: Any) -> None:
+        with self._lock:
+            self._dealer, early, self._early = dealer, self._early, []
+        for envelope in early:
+            dealer.on_event(envelope)
+
+    def on_message(self, topic: str, message: dict, pit: PitClient) -> None:
+        self.buttons.on_message(topic, message)
+        if topic == f"{self.base}/status":
+            self._online = message.get("online") is True
+        elif topic == f"{self.base}/state":
+            if self._took_state:
+                return
+            self._took_state = True
+            pit.client.unsubscribe(topic)
+            prompt, seq = message.get("prompt"), message.get("seq")
+            if self._online and isinstance(prompt, dict) and isinstance(seq, int):
+                self._give({"kind": "prompt", "seq": seq, "round": message.get("round"), "data": prompt})
+        elif topic == f"{self.base}/event/prompt":
+            self._give(message)
+
+    def _give(self, envelope: dict) -> None:
+        with self._lock:
+            if self._dealer is None:
+                self._early.append(envelope)
+                return
+            dealer = self._dealer
+        dealer.on_event(envelope)
 
 
 # -- prune ---------------------------------------------------------------------

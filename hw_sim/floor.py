@@ -24,7 +24,6 @@ from jsonschema import Draft202012Validator
 
 from games import registry
 from hw_sim.bench.proc import BenchError, ReadySocket, Worker, python_argv
-from hw_sim.kinds import on_usb
 from hw_sim.table_config import sim_table_raw, to_toml
 
 START_TIMEOUT = 60.0
@@ -122,14 +121,11 @@ def plan(specs: Sequence[GameSpec], count: int, seed: int,
 def table_config(table: FloorTable, directory: Path, host: str, port: int, prefix: str) -> dict[str, Any]:
     """The raw config of one floor table: the game's simulated table (its registry demo), with the
     floor's id, broker, journal and device addresses."""
-    doc = sim_table_raw(table.spec.game, dict(table.spec.options))
-    doc["table"]["id"] = table.id
+    doc = sim_table_raw(table.spec.game, dict(table.spec.options), table_id=table.id, host=host, port=port,
+                        folder=str(directory))   # devices in the table's folder: ptys, a cup's socket
     doc["table"]["autostart"] = True
-    doc["mqtt"].update(host=host, port=port, prefix=prefix)
+    doc["mqtt"]["prefix"] = prefix
     doc["journal"]["path"] = str(directory / "journal.db")
-    for name, dev in doc["devices"].items():
-        if not on_usb(dev["kind"]):
-            dev["url"] = str(directory / name)
     doc["dealer"]["remote_buttons"] = True
     return doc
 
