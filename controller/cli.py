@@ -663,7 +663,12 @@ def cmd_floor(args: argparse.Namespace) -> int:
             timer = threading.Timer(args.duration, stop.wake)
             timer.daemon = True
             timer.start()
+        dealing_at, cpu_at = time.monotonic(), floor.cpu_seconds()
         stop.wait()   # left installed while the floor stops: a second Ctrl-C must not cut it short
+        took, cpu = time.monotonic() - dealing_at, floor.cpu_seconds() - cpu_at
+        if took > 0:   # what the floor costs, its own figure (docs/pit.md, "A simulated floor")
+            print(f"floor: {len(tables)} tables dealt {took:.0f} s using {cpu:.1f} CPU s, "
+                  f"{100 * cpu / took:.1f} % of one core", flush=True)
     finally:
         for line in floor.stop():
             print(line, flush=True)

@@ -11,6 +11,7 @@ benchmark starts them.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 import threading
@@ -234,6 +235,19 @@ class Floor:
             self.deaths.append(line)
             self.say(line)
             self.died.set()
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU seconds the floor's live processes have used (Linux ``/proc``)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for running in self.running:
+            for worker in (running.sim, running.ctl):
+                if worker is None or worker.proc.poll() is not None:
+                    continue
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    total += (int(fields[11]) + int(fields[12])) / tick
+        return total
 
     def stop(self) -> list[str]:
         said: list[str] = []
