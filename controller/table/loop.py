@@ -310,6 +310,7 @@ class Table:
             if self.devices.dice_owed:
                 self.devices.publish_dice(self.publisher, self.config.table.id)
         self.requests.send_replies(self.publisher)
+        outbox.pump()   # replays after the replies: a reply overtakes the replayed events it answers
         if self._pending:  # an alarm raised while publishing (a damaged row in the backlog): journal it now
             self._flush()
 

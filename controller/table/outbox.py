@@ -63,9 +63,15 @@ LIVE_WINDOW = 20_000
 wait in the journal and drain in seq order, well before paho's 16-bit message ids run out."""
 
 REPLAY_BUDGET = REPLAY_LIMIT
-"""Events all waiting replays may still have to send, together: eight requests of 10,000 each
+"""Events one requester's waiting replays may still have to send, together: eight requests of 10,000 each
 once made the table republish 80,000 events, and the pit's live latency went from 1.4 ms to
 4.5 s. A request past the budget is refused until the others have gone out."""
+
+REPLAY_REQUESTERS = 16
+"""Requesters whose replays may be going out at once."""
+
+REPLAY_TURN = 10
+"""Replayed events one requester's turn hands over before the next requester's."""
 
 REPLAY_WINDOW = 50
 """Replayed publishes paho may hold unacknowledged at once: replays fill what the live events
@@ -105,7 +111,9 @@ class Outbox:
         self._cursor = 0          # the last seq of the backlog handed to paho this session
         self._drain_started = 0.0
         self._drained = 0
-        self._replays: deque[list[int]] = deque()  # [next seq, last seq] of each cmd/replay still going out
+        self._replays: dict[str, deque[list[int]]] = {}
+        """Each requester's replays still going out ([next seq, last seq] each), in the order asked;
+        the requesters take turns (:meth:`pump`), so one that floods cannot starve another."""
         self._state_owed: bytes | None = None       # the newest retained state not yet handed to paho
         self._state_made: tuple[bytes, bool] | None = None  # the snapshot's JSON and the hold of the last state made
         self._marks_due: float | None = None        # when waiting delivered marks must be written
@@ -130,8 +138,8 @@ class Outbox:
             return
         for event in events:
             self.publisher.publish_event(event)
-        if self._replays:
-            self.pump()
+        # Replays go out after the item's replies (the loop pumps them then): a reply overtakes
+        # the replayed events it answers (issue 27).
 
     def acked(self, acks: list[Acked]) -> None:
         """PUBACKs: marked delivered (at once while the outbox count decides something, else with
@@ -199,13 +207,18 @@ class Outbox:
 
     # -- replays ------------------------------------------------------------------------
 
-    def queue_replay(self, first: int, last: int) -> dict[str, Any]:
+    def queue_replay(self, first: int, last: int, requester: str = "") -> dict[str, Any]:
         """``cmd/replay``: a pit that found a gap in ``seq`` (DESIGN.md, MQTT) asks for it again.
         A broker that acknowledged an event and then lost it (a crash before its persistence was
         written, a restart without persistence while the pit's copy was in flight) leaves a hole
         that only the journal can fill. The journal holds only what was published, so a replay
         reveals nothing that was not already revealed. A refusal names the keys and the table's
-        own seqs, never the numbers asked for (controller.table.commands); :class:`Refused` says why."""
+        own seqs, never the numbers asked for (controller.table.commands); :class:`Refused` says why.
+
+        The queue and the budget are each requester's (the request's ``requester``, its client id:
+        issue 27): a client asking for 10,000 old seqs every 0.2 s kept a pit's own requests waiting
+        behind its flood; now the requesters take turns and each has :data:`REPLAYS_QUEUED`
+        requests and :data:`REPLAY_BUDGET` events of its own."""
         top = self.journal.next_seq - 1
         if first > last:
             raise Refused("from is after to")
@@ -217,15 +230,19 @@ class Outbox:
         oldest = self.journal.first_seq
         if first < oldest:
             raise Refused(f"the journal no longer holds seqs before {oldest} (pruned: tablectl prune); "
-                                f"ask from {oldest}")
-        if len(self._replays) >= REPLAYS_QUEUED:
-            raise Refused(f"{len(self._replays)} replays are still going out; ask again when they have")
-        waiting = sum(hi - lo + 1 for lo, hi in self._replays)
+                          f"ask from {oldest}")
+        mine = self._replays.get(requester, deque())
+        if len(mine) >= REPLAYS_QUEUED:
+            raise Refused(f"{len(mine)} replays are still going out; ask again when they have")
+        waiting = sum(hi - lo + 1 for lo, hi in mine)
         if waiting + (last - first + 1) > REPLAY_BUDGET:
             raise Refused(f"{waiting} replayed events are still to go out and at most {REPLAY_BUDGET} "
-                                "may wait at once; ask again when they have gone out")
-        self._replays.append([first, last])
-        return {"from": first, "to": last, "count": last - first + 1, "queued_before": len(self._replays) - 1}
+                          "may wait at once; ask again when they have gone out")
+        if len(self._replays) >= REPLAY_REQUESTERS and requester not in self._replays:
+            raise Refused(f"{len(self._replays)} requesters' replays are still going out; ask again when they have")
+        mine.append([first, last])
+        self._replays[requester] = mine
+        return {"from": first, "to": last, "count": last - first + 1, "queued_before": len(mine) - 1}
 
     def pump(self) -> None:
         """Hand the backlog to paho in ``seq`` order, keeping at most :data:`DRAIN_WINDOW`
@@ -256,16 +273,21 @@ class Outbox:
             room = REPLAY_WINDOW - self.publisher.in_flight_count()
             if room <= 0:
                 return
-            span = self._replays[0]
-            batch = self.journal.events(after_seq=span[0] - 1, limit=min(room, DRAIN_BATCH, span[1] - span[0] + 1),
+            requester = next(iter(self._replays))   # the requesters take turns: one batch each
+            spans = self._replays.pop(requester)
+            span = spans[0]
+            batch = self.journal.events(after_seq=span[0] - 1,
+                                        limit=min(room, REPLAY_TURN, DRAIN_BATCH, span[1] - span[0] + 1),
                                         until=span[1])  # rows pruned from the journal leave holes
             self._report_damaged()
             for event in batch:
                 self.publisher.publish_event(event)
             span[0] = batch[-1].seq + 1 if batch else span[1] + 1
             if span[0] > span[1]:
-                self._replays.popleft()
+                spans.popleft()
                 log.info("MQTT: replay up to seq %d handed over", span[1])
+            if spans:
+                self._replays[requester] = spans   # to the back of the turn
 
     def _report_damaged(self) -> None:
         """Rows the journal could not read while draining or replaying: one alarm per seq per

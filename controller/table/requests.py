@@ -107,7 +107,7 @@ class Requests:
         elif name == "rebirth":
             extra = table.sessions.rebirth()
         elif name == "replay":
-            extra = table.outbox.queue_replay(args["from"], args["to"])
+            extra = table.outbox.queue_replay(args["from"], args["to"], args.get("requester", ""))
         elif name == "button":
             verdict = table.press(args["button"], args.get("seat"))
             extra = {"accepted": verdict.accepted, "reason": verdict.reason}
