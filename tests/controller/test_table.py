@@ -475,9 +475,11 @@ def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     deal(h, "2H 3D 4S 5C 6H 7D 8S 9C")  # each a few events: the pages run out
     assert h.table.done.wait(WAIT)
-    assert isinstance(h.table.error, sqlite3.OperationalError) and "full" in str(h.table.error)
+    from controller.table.journal_check import DiskFull
+
+    assert isinstance(h.table.error, DiskFull) and "the disk is full" in str(h.table.error)   # one line (issue 27)
     status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status" and not m.json()["online"]).json()
-    assert status["reason"] == "the table stopped: OperationalError: database or disk is full"
+    assert status["reason"].startswith(f"the table stopped: DiskFull: {h.journal_path}: the disk is full")
     validate("status", status)
     with sqlite3.connect(h.journal_path) as check:
         seqs = [s for (s,) in check.execute("SELECT seq FROM events ORDER BY seq")]
