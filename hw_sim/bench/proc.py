@@ -141,7 +141,7 @@ class Worker:
     """
 
     def __init__(self, name: str, argv: Sequence[str], log_dir: Path, *, env: dict | None = None,
-                 on_line: Callable[[int, str], None] | None = None) -> None:
+                 on_line: Callable[[int, str], None] | None = None, cwd: Path | None = None) -> None:
         self.name = name
         self.argv = list(argv)
         self.log_path = log_dir / f"{name}.log"
@@ -150,7 +150,7 @@ class Worker:
         self._log = self.log_path.open("w")
         self.started_ns = time.monotonic_ns()
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._log, text=True, bufsize=1,
+                                     stderr=self._log, text=True, bufsize=1, cwd=cwd,
                                      env={**os.environ, **(env or {})})
         self._reader = threading.Thread(target=self._read, name=f"lines-{name}", daemon=True)
         self._reader.start()
