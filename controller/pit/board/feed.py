@@ -40,6 +40,10 @@ KEEP = 30.0
 reloaded, a Wi-Fi blip) goes on where it was instead of being sent the whole picture again."""
 
 
+MEMO = 8
+"""Reads a log remembers for the browsers that come to the same place after the first."""
+
+
 class Dropped(Exception):
     """The browser fell too far behind (or the feed closed): end its stream."""
 
@@ -60,8 +64,10 @@ class _Log:
         self.held_from = version
         """Every patch of this audience after this picture version is in ``frames``."""
         self.clients: set[Client] = set()
-        self.memo: tuple[int, int, bytes] | None = None
-        """The last bytes read (start index, end index, bytes): the browsers that keep up share them."""
+        self.memo: dict[int, tuple[int, bytes]] = {}
+        """The last bytes read, by the index they start at: (the index after them, the bytes). The
+        browsers that keep up are at one index: the first to read joins the patches, the others
+        take the same bytes, and so on along the log."""
         self.mark = 0
         """``end`` when the browsers were last written to (:meth:`Feed.mark`)."""
         self.idle_since: float | None = None
@@ -137,6 +143,7 @@ class Feed:
         browsers should be written to now, before the keeping-up ones fall off its start. Must not
         block."""
         self._logs: dict[str | None, _Log] = {}
+        self._swept = time.monotonic()
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._closed = False
@@ -242,10 +249,10 @@ class Feed:
             end = log.end
             if client.cursor >= end:
                 return b""
-            memo = log.memo
-            if memo is not None and memo[0] == client.cursor:
-                client.cursor = memo[1]
-                return memo[2]
+            memo = log.memo.get(client.cursor)
+            if memo is not None:
+                client.cursor = memo[0]
+                return memo[1]
             parts, size = [], 0
             for frame in itertools.islice(log.frames, client.cursor - log.first, None):
                 parts.append(frame)
@@ -253,7 +260,9 @@ class Feed:
                 if size >= limit:
                     break
             data = b"".join(parts)
-            log.memo = (client.cursor, client.cursor + len(parts), data)
+            log.memo[client.cursor] = (client.cursor + len(parts), data)
+            if len(log.memo) > MEMO:
+                del log.memo[next(iter(log.memo))]
             client.cursor += len(parts)
             return data
 
@@ -284,6 +293,11 @@ class Feed:
         return client.log
 
     def _log(self, key: str | None, version: int) -> _Log:
+        now = time.monotonic()
+        if now - self._swept > KEEP:   # logs nobody came back to, of tables that send nothing more
+            self._swept = now
+            for old in [k for k, v in self._logs.items() if v.idle_since is not None and now - v.idle_since > KEEP]:
+                del self._logs[old]
         log = self._logs.get(key)
         if log is None:
             log = self._logs[key] = _Log(key, version)

@@ -401,14 +401,19 @@ class HttpLoop:
             self._stall_check = now + min(STALL, 5.0)
         self._write(conn, now)
 
-    def _write(self, conn: _Conn, now: float) -> None:
+    def _write(self, conn: _Conn, now: float, once: bool = False) -> None:
         """Write what the connection has: its answer, then (a stream) the patches from its cursor,
-        until the socket takes no more."""
+        until the socket takes no more; ``once``: one read of the feed (a pass does not chase the
+        patches that came while it went round: the next pass takes them)."""
+        reads = 0
         while True:
             if not conn.out:
                 if conn.state != STREAMING:
                     return self._answered(conn, now)
                 assert conn.client is not None
+                if once and reads:
+                    break
+                reads += 1
                 try:
                     data = conn.client.read(CHUNK)
                 except Dropped:
@@ -509,7 +514,7 @@ class HttpLoop:
                         client.check()
                     self._drop(conn)
                 continue
-            self._write(conn, now)
+            self._write(conn, now, once=True)
         took = time.monotonic() - started
         self._flush_at = started + max(FLUSH_MIN, took / FLUSH_SHARE)
         if self._dropped_now:
