@@ -187,7 +187,9 @@ def _one(bench: Any, admin: str, recording: dict[str, Any], n: int, streams: int
                 "--count", str(streams), "--mode", mode, "--out", str(out)))
             browsers.expect("ready", 120 + streams * 0.1)
         time.sleep(a.pit_warmup)
-        samples = _window(a.pit_seconds, pit.pid, port, url, published)
+        others = {"browsers": browsers.pid if browsers is not None else None, "tables": tables.pid,
+                  "postgres": None}
+        samples = _window(a.pit_seconds, pit.pid, port, url, published, others)
         if browsers is not None:
             browsers.stop(60)
             browsers = None
@@ -212,6 +214,9 @@ def _one(bench: Any, admin: str, recording: dict[str, Any], n: int, streams: int
         "archive_latency_ms": archive,
         "pit_cpu_pct": _r(samples["cpu_s"] / seconds * 100, 1),
         "pit_threads_max": samples["threads_max"],
+        "browsers_cpu_pct": _r(samples["others_cpu_s"]["browsers"] / seconds * 100, 1)
+        if samples["others_cpu_s"].get("browsers") is not None else None,
+        "load_average": samples["load"],
         "page_ms": _ms(samples["page"]), "api_ms": _ms(samples["api"]),
         "patches_per_stream_per_s": _r(seen["patches"] / streams / seen["seconds"], 1)
         if mode == "read" and seen.get("patches") is not None and seen.get("seconds") else None,
@@ -220,8 +225,10 @@ def _one(bench: Any, admin: str, recording: dict[str, Any], n: int, streams: int
     }
 
 
-def _window(seconds: float, pid: int, port: int, url: str, published: list[tuple[int, int]]) -> dict[str, Any]:
-    """Sample once a second for ``seconds``: the archive's lag, the pit's threads, two page loads."""
+def _window(seconds: float, pid: int, port: int, url: str, published: list[tuple[int, int]],
+            others: dict[str, int | None]) -> dict[str, Any]:
+    """Sample once a second for ``seconds``: the archive's lag, the pit's threads, two page loads;
+    the CPU of the pit and of ``others`` (the browsers' process) over the window."""
     import psycopg
 
     lag: list[tuple[float, int]] = []
@@ -230,6 +237,7 @@ def _window(seconds: float, pid: int, port: int, url: str, published: list[tuple
     threads = 0
     with psycopg.connect(url, autocommit=True) as db:
         cpu0, t0, wall0 = cpu_seconds(pid) or 0.0, time.monotonic(), time.time()
+        others0 = {k: cpu_seconds(p) for k, p in others.items() if p is not None}
         tick = t0
         while True:
             now_ns = time.monotonic_ns()
@@ -245,7 +253,9 @@ def _window(seconds: float, pid: int, port: int, url: str, published: list[tuple
             time.sleep(max(0.0, tick - time.monotonic()))
         t1, wall1 = time.monotonic(), time.time()
         cpu1 = cpu_seconds(pid) or 0.0
+        others_cpu = {k: (cpu_seconds(others[k]) or 0.0) - (v or 0.0) for k, v in others0.items()}
     return {"lag": lag, "page": page, "api": api, "threads_max": threads, "cpu_s": cpu1 - cpu0,
+            "others_cpu_s": others_cpu, "load": round(os.getloadavg()[0], 1),
             "seconds": t1 - t0, "wall_start": wall0, "wall_end": wall1,
             "published": _published_at(published, int(t1 * 1e9)) - _published_at(published, int(t0 * 1e9))}
 
@@ -327,7 +337,8 @@ def _ratio(value: float | None, base: float | None) -> float | None:
 # -- output ---------------------------------------------------------------------------
 
 PIT_HEADERS = ("streams", "mode", "lag start/end", "lag slope /s", "archive ms p50/p99/max", "pit CPU %",
-               "x none", "threads", "page ms p50/max", "api ms p50/max", "patches/stream/s", "closed")
+               "x none", "threads", "page ms p50/max", "api ms p50/max", "patches/stream/s", "closed",
+               "browsers CPU %", "load")
 
 
 def pit_rows(pit: dict[str, Any]) -> list[tuple[str, ...]]:
@@ -338,7 +349,7 @@ def pit_rows(pit: dict[str, Any]) -> list[tuple[str, ...]]:
                     f"{_f(lat['p50'])}/{_f(lat['p99'])}/{_f(lat['max'])}", _f(r["pit_cpu_pct"]),
                     _f(r["cpu_to_no_streams"]), str(r["pit_threads_max"]), f"{_f(page['p50'])}/{_f(page['max'])}",
                     f"{_f(api['p50'])}/{_f(api['max'])}", _f(r["patches_per_stream_per_s"]),
-                    _f(r["streams_closed_by_board"])))
+                    _f(r["streams_closed_by_board"]), _f(r.get("browsers_cpu_pct")), _f(r.get("load_average"))))
     return out
 
 
