@@ -179,6 +179,9 @@ class HttpLoop:
         self._refusing = 0
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._wake_lock = threading.Lock()
+        """Held to write the wake-up pipe and to close it: a publish that raced the stop never writes
+        a byte into a descriptor number the process has since given to another file."""
         self._woken = False
         self._pressing = False
         self._dirty = False
@@ -223,8 +226,9 @@ class HttpLoop:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _poke(self) -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self._wake_w, b"\0")
+        with self._wake_lock, contextlib.suppress(BlockingIOError, OSError):
+            if self._wake_w >= 0:
+                os.write(self._wake_w, b"\0")
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -556,8 +560,10 @@ class HttpLoop:
                 with contextlib.suppress(OSError):
                     conn.sock.shutdown(socket.SHUT_RDWR)
             self._close(conn)
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
         self._selector.close()
+        with self._wake_lock:
+            for fd in (self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._wake_r = self._wake_w = -1
         self.listener.close()
