@@ -217,8 +217,9 @@ class Worker:
 
     def tail(self, lines: int = 15) -> str:
         """The end of the child's stderr, for an error message."""
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):   # ValueError: stopped, its log closed already
             self._log.flush()
+        with contextlib.suppress(OSError):
             text = self.log_path.read_text(errors="replace").strip().splitlines()[-lines:]
             if text:
                 return "\n  " + "\n  ".join(text)
