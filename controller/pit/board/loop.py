@@ -13,8 +13,9 @@ ready, a deadline is due or the picture changed:
   connection (HTTP/1.0, as before); the connection is then closed without losing what the client
   still sends (``shutdown`` and a short drain, not a reset).
 - **A stream** is a cursor into the feed (controller.pit.board.feed). Patches are encoded once;
-  the loop writes them to every stream in passes (:meth:`HttpLoop._flush`) at most every
-  :data:`FLUSH_MIN` seconds and never more than :data:`FLUSH_SHARE` of the time, so a browser gets
+  the loop writes them to every stream in passes (:meth:`HttpLoop._pass_step`) at most every
+  :data:`FLUSH_MIN` seconds and never more than :data:`FLUSH_SHARE` of the time, :data:`PASS_SLICE`
+  streams at a time with new requests answered in between, so a browser gets
   all that came since its last pass in one write, and a crowd of browsers costs the pit service a
   bounded share of the process. A browser that does not read fills its socket (whose send buffer
   is :data:`SNDBUF`) and is then skipped until it can take more; once it is further behind than the
@@ -79,6 +80,9 @@ FLUSH_MIN = 0.02
 FLUSH_SHARE = 0.25
 """The share of the time the passes over the streams may take: a pass that took 10 ms is followed
 by at least 30 ms without one, so a crowd of browsers leaves the pit service its share."""
+PASS_SLICE = 200
+"""Streams written to before the loop looks at its other sockets again (a page asked for while a
+pass goes round 2,000 streams waits for 200 of them, not all)."""
 POST_THREADS = 4
 """Threads that answer forms (the login hashes for ~50 ms; at most two hash at once, auth.HASHING)."""
 CHUNK = 256 * 1024
@@ -186,6 +190,11 @@ class HttpLoop:
         self._pressing = False
         self._dirty = False
         self._flush_at = 0.0
+        self._pass: list[_Conn] | None = None
+        """The streams of the pass going round, from ``_pass_at`` on."""
+        self._pass_at = 0
+        self._pass_started = 0.0
+        self._pass_busy = 0.0
         self._quiet: collections.OrderedDict[_Conn, None] = collections.OrderedDict()
         """The streams, the longest quiet first: who is due a keep-alive."""
         self._timeouts: list[tuple[float, int, _Conn]] = []
@@ -282,11 +291,13 @@ class HttpLoop:
                 break
             if conn.state == WORKING:
                 self._answer(conn, answer, now)
-        if self._dirty and now >= self._flush_at:
-            self._flush(now)
+        if self._pass is not None or (self._dirty and now >= self._flush_at):
+            self._pass_step(now)
         self._due(now)
 
     def _timeout(self, now: float) -> float | None:
+        if self._pass is not None:
+            return 0.0   # a pass going round: the sockets ready meanwhile, then its next slice
         times = []
         if self._dirty:
             times.append(self._flush_at)
@@ -501,16 +512,20 @@ class HttpLoop:
 
     # -- streams -----------------------------------------------------------------------
 
-    def _flush(self, now: float) -> None:
-        """One pass over the streams: each that can take more gets all its new patches in one write;
-        one that cannot is skipped (its socket will say when it can), or dropped once the feed no
-        longer holds its place."""
-        self._dirty = False
+    def _pass_step(self, now: float) -> None:
+        """A slice of a pass over the streams: each that can take more gets all its new patches in
+        one write; one that cannot is skipped (its socket will say when it can), or dropped once
+        the feed no longer holds its place. A pass that is done sets when the next may start: its
+        busy time is at most :data:`FLUSH_SHARE` of the time from its start to the next's."""
         started = time.monotonic()
-        self.mark()
-        for conn in list(self.streams):
+        if self._pass is None:
+            self._dirty = False
+            self.mark()
+            self._pass, self._pass_at, self._pass_started, self._pass_busy = list(self.streams), 0, started, 0.0
+        end = min(len(self._pass), self._pass_at + PASS_SLICE)
+        for conn in self._pass[self._pass_at:end]:
             client = conn.client
-            if client is None or client.cursor >= client.log.end:
+            if conn.state != STREAMING or client is None or client.cursor >= client.log.end:
                 continue
             if conn.out is not None:   # blocked: it is written when its socket says it can take more
                 if client.cursor < client.log.first:
@@ -519,8 +534,12 @@ class HttpLoop:
                     self._drop(conn)
                 continue
             self._write(conn, now, once=True)
-        took = time.monotonic() - started
-        self._flush_at = started + max(FLUSH_MIN, took / FLUSH_SHARE)
+        self._pass_at = end
+        self._pass_busy += time.monotonic() - started
+        if end < len(self._pass):
+            return
+        self._pass = None
+        self._flush_at = self._pass_started + max(FLUSH_MIN, self._pass_busy / FLUSH_SHARE)
         if self._dropped_now:
             log.info("pit board: %d stream(s) fell further behind than the board holds and were dropped",
                      self._dropped_now)
