@@ -218,6 +218,8 @@ def _one(bench: Any, admin: str, recording: dict[str, Any], n: int, streams: int
         if samples["others_cpu_s"].get("browsers") is not None else None,
         "load_average": samples["load"],
         "page_ms": _ms(samples["page"]), "api_ms": _ms(samples["api"]),
+        "page_samples_ms": [round(v * 1000, 1) for v in samples["page"]],
+        "lag_samples": [v for _, v in lag],
         "patches_per_stream_per_s": _r(seen["patches"] / streams / seen["seconds"], 1)
         if mode == "read" and seen.get("patches") is not None and seen.get("seconds") else None,
         "streams_closed_by_board": seen.get("closed_by_server"),
