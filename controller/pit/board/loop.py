@@ -8,8 +8,10 @@ ready, a deadline is due or the picture changed:
 
 - **A request** is read without blocking until its head (and a form's body) is in, then answered
   by the board's handler (controller.pit.board.web) from those bytes: a page, JSON, a redirect, or
-  the start of a stream. A form (``POST``: the login's scrypt costs some 50 ms) is answered on a
-  small pool of :data:`POST_THREADS` threads, so a guess never stalls the streams. One request per
+  the start of a stream. A request that waits (``slow``: a form, whose login hashes with scrypt
+  for some 50 ms; anything that would ask the database) is answered on a small pool of
+  :data:`POOL_THREADS` threads, so it never stalls the streams: nothing answered on the loop's
+  thread may block. One request per
   connection (HTTP/1.0, as before); the connection is then closed without losing what the client
   still sends (``shutdown`` and a short drain, not a reset).
 - **A stream** is a cursor into the feed (controller.pit.board.feed). Patches are encoded once;
@@ -26,7 +28,7 @@ ready, a deadline is due or the picture changed:
   open files, which is raised to make room): one past the cap is answered ``503`` with
   ``Retry-After`` and closed, never queued.
 
-So the board's threads are this one and the form pool, whatever the number of browsers.
+So the board's threads are this one and the pool's, whatever the number of browsers.
 """
 
 from __future__ import annotations
@@ -83,8 +85,9 @@ by at least 30 ms without one, so a crowd of browsers leaves the pit service its
 PASS_SLICE = 200
 """Streams written to before the loop looks at its other sockets again (a page asked for while a
 pass goes round 2,000 streams waits for 200 of them, not all)."""
-POST_THREADS = 4
-"""Threads that answer forms (the login hashes for ~50 ms; at most two hash at once, auth.HASHING)."""
+POOL_THREADS = 4
+"""Threads that answer the requests that wait (a login hashes for ~50 ms; at most two hash at once,
+auth.HASHING)."""
 CHUNK = 256 * 1024
 """Bytes of patches read from the feed for one stream at a time."""
 ACCEPT_BURST = 256
@@ -161,14 +164,15 @@ class HttpLoop:
     def __init__(self, listener: socket.socket, handle: Handle, unsubscribe: Callable[[Client], None], *,
                  keepalive: float, max_connections: int = MAX_CONNECTIONS, busy: bytes = b"",
                  mark: Callable[[], None] = lambda: None,
-                 is_form: Callable[[bytes], bool] = lambda raw: raw.startswith(b"POST ")) -> None:
+                 slow: Callable[[bytes], bool] = lambda raw: raw.startswith(b"POST ")) -> None:
         self.listener = listener
         self.handle = handle
         self.unsubscribe = unsubscribe
         self.keepalive = keepalive
         self.max_connections = max_connections
         self.busy = busy
-        self.is_form = is_form
+        self.slow = slow
+        """``slow(request bytes)``: answered on the pool, not on the loop's thread."""
         self.mark = mark
         self.connections = 0
         """Connections open now, counted against the cap."""
@@ -203,7 +207,7 @@ class HttpLoop:
         self._dropped_now = 0
         self._accept_paused_until: float | None = None
         self._answers: queue.SimpleQueue[tuple[_Conn, Answer | None]] = queue.SimpleQueue()
-        self._pool = ThreadPoolExecutor(max_workers=POST_THREADS, thread_name_prefix="pit-board-form")
+        self._pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="pit-board-pool")
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="pit-board-http", daemon=True)
         listener.setblocking(False)
@@ -377,7 +381,7 @@ class HttpLoop:
     def _dispatch(self, conn: _Conn, now: float, too_long: bool = False) -> None:
         raw = b"" if too_long else bytes(conn.inbuf)
         conn.inbuf = bytearray()
-        if self.is_form(raw):
+        if self.slow(raw):
             conn.state = WORKING
             self._mask(conn, 0)
             self._pool.submit(self._work, conn, raw)
@@ -385,7 +389,7 @@ class HttpLoop:
             self._answer(conn, self._call(raw, conn.address), now)
 
     def _work(self, conn: _Conn, raw: bytes) -> None:
-        """On a form thread: the answer goes back to the loop."""
+        """On a pool thread: the answer goes back to the loop."""
         self._answers.put((conn, self._call(raw, conn.address)))
         self._poke()
 

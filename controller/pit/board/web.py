@@ -162,7 +162,8 @@ class BoardServer:
         self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
         """Per address: wrong passwords in a row, and the monotonic time before which it may not guess."""
         self.loop = HttpLoop(listener, self._handle, picture.unsubscribe, keepalive=keepalive,
-                             max_connections=room_for(max_connections), busy=_busy(), mark=picture.feed.mark)
+                             max_connections=room_for(max_connections), busy=_busy(), mark=picture.feed.mark,
+                             slow=_slow)
 
     def start(self) -> None:
         self.picture.feed.listeners.append(self.loop.wake)
@@ -432,6 +433,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass   # everything worth logging goes through the two above, without what a request carried
+
+
+def _slow(raw: bytes) -> bool:
+    """The requests answered on the loop's pool, not its thread: those that wait. A form (the login
+    hashes with scrypt for ~50 ms); a route that asks the archive belongs here too. Everything
+    else is answered from memory (the picture, the static files) and must not block."""
+    return raw.startswith(b"POST ")
 
 
 def _busy() -> bytes:
