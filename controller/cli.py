@@ -843,7 +843,23 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--parallel-seconds", type=float, default=10.0, help="how long they deal (default 10)")
     p.add_argument("--no-tmpfs-baseline", action="store_true",
                    help="skip the throughput run with the journal on tmpfs")
-    p.add_argument("--only", default=",".join(BENCH_PHASES), help=f"a comma list of {', '.join(BENCH_PHASES)}")
+    p.add_argument("--only", default=",".join(BENCH_PHASES),
+                   help=f"a comma list of {', '.join(BENCH_PHASES)} (the default), and pit: the pit service archiving "
+                        f"while browsers hold the board's streams (needs PostgreSQL; docs/performance.md)")
+    p.add_argument("--pit-streams", default="0,50,200,500,2000",
+                   help="pit: board streams held open in turn, each count reading and not reading (default "
+                        "0,50,200,500,2000)")
+    p.add_argument("--pit-seconds", type=float, default=30.0, help="pit: the window of each run (default 30)")
+    p.add_argument("--pit-warmup", type=float, default=5.0, help="pit: seconds before each window (default 5)")
+    p.add_argument("--pit-rate", type=float, default=100.0,
+                   help="pit: events a second the simulated tables publish together (default 100)")
+    p.add_argument("--pit-tables", type=int, default=4, help="pit: simulated tables (default 4)")
+    p.add_argument("--pit-record", type=int, default=3000,
+                   help="pit: events a real simulated table deals first, which the tables then publish (default 3000)")
+    p.add_argument("--db", metavar="URL",
+                   help="pit: a PostgreSQL the bench may create databases in (default: one of its own, initdb)")
+    p.add_argument("--pit-source", type=Path, metavar="DIR",
+                   help="pit: run `tablectl pit` from this source tree (an A/B against another checkout)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     p.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")

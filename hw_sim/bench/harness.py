@@ -81,8 +81,9 @@ from hw_sim.table_config import sim_table_raw, to_toml
 
 GAME = "baccarat"
 """The game every table of the bench deals (its figures in docs/performance.md are baccarat's)."""
-PHASES = ("latency", "throughput", "tables", "footprint")
-"""The parts, in the order they run (``--only``; controller/cli.py lists them in its help too)."""
+PHASES = ("latency", "throughput", "tables", "footprint", "pit")
+"""The parts, in the order they run (``--only``; controller/cli.py lists them in its help too). All
+but ``pit`` run by default; ``pit`` needs PostgreSQL (hw_sim.bench.pit)."""
 WARMUP_ROUNDS = 5
 """Throughput is counted from this result on: the first deck check and shuffle are start-up."""
 
@@ -94,7 +95,9 @@ SMOKE = {"cards": 30, "rounds": 10, "tables": "1,2", "pace": 0.005, "tables_pace
 def run(args: argparse.Namespace) -> int:
     """The ``bench`` subcommand."""
     if args.smoke:
-        for key, value in SMOKE.items():
+        from hw_sim.bench.pit import SMOKE as PIT_SMOKE
+
+        for key, value in {**SMOKE, **PIT_SMOKE}.items():
             setattr(args, key, value)
     phases = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = sorted(set(phases) - set(PHASES))
@@ -616,6 +619,13 @@ class Bench:
             "cpu_cores_busy": _r((cpu1 - cpu0) / seconds, 2),
             "controller_cpu_pct_each": _r((ctl_cpu1 - ctl_cpu0) / seconds / n * 100, 2),
         }
+
+    # -- 5. the pit (hw_sim.bench.pit) -------------------------------------------------------
+
+    def pit(self) -> dict[str, Any]:
+        from hw_sim.bench.pit import run_pit
+
+        return run_pit(self)
 
     # -- 4. footprint ----------------------------------------------------------------------
 

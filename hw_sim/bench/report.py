@@ -200,7 +200,13 @@ def table_text(result: dict[str, Any]) -> str:
     m = result["machine"]
     head = (f"tablectl bench on {m['cpus']} x {m['cpu_model']}, Python {m['python']}, "
             f"load {m['load_average'][0]} at start")
-    lines = [head, fmt.format(*HEADERS), line, *(fmt.format(*r) for r in body)]
+    lines = [head]
+    if body:
+        lines += [fmt.format(*HEADERS), line, *(fmt.format(*r) for r in body)]
+    if result.get("pit"):
+        from hw_sim.bench.pit import pit_text
+
+        lines.append(pit_text(result["pit"]))
     for note in result.get("notes", []):
         lines.append(f"note: {note}")
     return "\n".join(lines)
@@ -210,4 +216,8 @@ def table_markdown(result: dict[str, Any]) -> str:
     body = rows(result)
     out = ["| " + " | ".join(HEADERS) + " |", "|" + "|".join("---" for _ in HEADERS) + "|"]
     out += ["| " + " | ".join(c.replace("|", "/") for c in r) + " |" for r in body]
+    if result.get("pit"):
+        from hw_sim.bench.pit import pit_markdown
+
+        out = ([*out, ""] if body else []) + [pit_markdown(result["pit"])]
     return "\n".join(out)

@@ -9,8 +9,10 @@ open, how fast it deals -- however each draws it. It keeps
 what a floor supervisor looks at per table (a *tile*: game, online, state, prompt, round, the last
 results, device health, hands per hour, the alarms still open) and what a table's page adds (the
 round history, the alarm log, and the game's scoreboard: baccarat's roads). The web side reads it
-through :meth:`Picture.tiles`, :meth:`Picture.detail` and :meth:`Picture.subscribe` (a snapshot and
-then a stream of patches, controller.pit.board.feed); nothing here waits for a browser.
+through :meth:`Picture.tiles_json`, :meth:`Picture.detail_json` and :meth:`Picture.stream` (a snapshot
+and then a stream of patches, controller.pit.board.feed); nothing here waits for a browser. Each
+table's tile is encoded once per change and kept, so a snapshot for a crowd of browsers joins
+strings rather than encode the floor under the lock the pit service's thread needs.
 
 It shows only what the tables published, and only the fields it names: whatever else a payload
 carries is not passed on. Payloads are untrusted: a field of the wrong type is left out, text is
@@ -151,6 +153,11 @@ class _Table:
     scoreboard: Mapping[str, Any] | None = None
     acks_waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Acknowledgements of alarms not seen yet, by the alarm's seq."""
+    tile_json: str | None = None
+    """The tile as JSON, kept until the table changes: a snapshot for a browser joins these rather
+    than encode every table again (a crowd of browsers reconnecting costs the picture's lock little)."""
+    detail_json: str | None = None
+    """The page as JSON, likewise."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its
@@ -219,7 +226,8 @@ class Picture:
     """Every table's tile and page, kept from the pit service's messages; thread-safe.
 
     ``picture(table, kind, body)`` takes one message (the observer interface); it never raises and
-    never blocks (each browser has its own bounded queue: controller.pit.board.feed)."""
+    never blocks, and does nothing per browser (a change is encoded once for all of them, and each
+    browser is a cursor into a bounded log: controller.pit.board.feed)."""
 
     def __init__(self, *, window: float = WINDOW, history: int = HISTORY, feed: Feed | None = None) -> None:
         self.window = window
@@ -243,7 +251,9 @@ class Picture:
                 changed = self._apply(table, kind, body)
                 if changed is not None:
                     self._version += 1
-                    self._publish(self._tables[table], changed)
+                    t = self._tables[table]
+                    t.tile_json = t.detail_json = None
+                    self._publish(t, changed)
         except Exception:
             self.errors += 1
             log.exception("pit board: a %s message of table %r could not be taken; skipped", str(kind)[:20],
@@ -263,6 +273,26 @@ class Picture:
             t = self._tables.get(table)
             return None if t is None else {"version": self._version, "table": t.detail(self.window)}
 
+    def tiles_json(self, resync: str | None = None) -> str:
+        """:meth:`tiles` as JSON (with ``resync``, why a browser is given it again), made from each
+        table's tile as encoded when it last changed."""
+        with self._lock:
+            tables = ", ".join(self._tile_json(self._tables[t]) for t in sorted(self._tables))
+            extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+            return f'{{"version": {self._version}, "tables": [{tables}]{extra}}}'
+
+    def detail_json(self, table: str, resync: str | None = None) -> str | None:
+        """:meth:`detail` as JSON; None for a table not seen. Encoded under the lock: the history's
+        rounds are the picture's own, changing with the next message."""
+        with self._lock:
+            t = self._tables.get(table)
+            if t is None:
+                return None
+            if t.detail_json is None:
+                t.detail_json = json.dumps(t.detail(self.window))
+            extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+            return f'{{"version": {self._version}, "table": {t.detail_json}{extra}}}'
+
     def subscribe(self, table: str | None = None) -> tuple[dict[str, Any], Client]:
         """A snapshot (the tiles, or one table's detail) and the stream of what changes after it,
         taken together so that nothing falls between them."""
@@ -271,10 +301,35 @@ class Picture:
                 snapshot = self.tiles()
             else:
                 snapshot = self.detail(table) or {"version": self._version, "table": None}
-            return snapshot, self.feed.subscribe(table)
+            return snapshot, self.feed.subscribe(table, self._version)
+
+    def stream(self, table: str | None = None, last_id: str | None = None) -> tuple[bytes, Client]:
+        """What a browser's event stream starts with, and its client (controller.pit.board.feed).
+
+        A browser reconnecting (its ``Last-Event-ID``) whose patches since are all still held goes on
+        where it was: nothing to start with. Any other gets the ``snapshot`` event: the tiles, or
+        the table's page; after a reconnect that cannot go on, with ``resync`` saying why (it fell
+        behind, the board restarted), which the page shows."""
+        with self._lock:
+            resync = None
+            if last_id:
+                client, resync = self.feed.resume(table, last_id, self._version)
+                if client is not None:
+                    return b"", client
+            if table is None:
+                snapshot = self.tiles_json(resync)
+            else:
+                extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+                snapshot = self.detail_json(table, resync) or f'{{"version": {self._version}, "table": null{extra}}}'
+            return self.feed.frame("snapshot", self._version, snapshot), self.feed.subscribe(table, self._version)
 
     def unsubscribe(self, client: Client) -> None:
         self.feed.unsubscribe(client)
+
+    def _tile_json(self, t: _Table) -> str:
+        if t.tile_json is None:
+            t.tile_json = json.dumps(t.tile(self.window))
+        return t.tile_json
 
     # -- applying a message ---------------------------------------------------------
 
@@ -327,7 +382,7 @@ class Picture:
             return
         self._version += 1
         patch = json.dumps({"version": self._version, "table": table, "tile": None})
-        self.feed.publish(table, lambda: patch, lambda: patch)
+        self.feed.publish(table, lambda: patch, lambda: patch, self._version)
 
     def _status(self, t: _Table, status: dict) -> set[str] | None:
         birth = _int(status.get("birth"))
@@ -552,31 +607,28 @@ class Picture:
     # -- the change feed ------------------------------------------------------------
 
     def _publish(self, t: _Table, changed: set[str]) -> None:
-        version, window = self._version, self.window
-        made: list[dict[str, Any]] = []
+        version = self._version
+        head = f'{{"version": {version}, "table": {json.dumps(t.id)}, "tile": '
 
-        def tile() -> dict[str, Any]:
-            # Made only for a browser that wants it (the feed calls board() and page() at once,
-            # under the picture's lock): `tablectl watch` has no browser and reads tiles per frame.
-            if not made:
-                made.append(t.tile(window))
-            return made[0]
-
+        # Made only for a browser that wants it (the feed calls board() and page() at once, under
+        # the picture's lock), each once for every browser: `tablectl watch` has no browser and
+        # reads tiles per frame. The tile is encoded once for both, and kept for the snapshots.
         def board() -> str:
-            return json.dumps({"version": version, "table": t.id, "tile": tile()})
+            return head + self._tile_json(t) + "}"
 
         def page() -> str:
-            patch: dict[str, Any] = {"version": version, "table": t.id, "tile": tile()}
+            extra = {}
             if "history" in changed:
-                patch["history"] = rounds
+                extra["history"] = rounds
             if "alarm_log" in changed:
-                patch["alarm_log"] = [a.to_json() for a in reversed(t.log)]
+                extra["alarm_log"] = [a.to_json() for a in reversed(t.log)]
             if "scoreboard" in changed:
-                patch["scoreboard"] = t.scoreboard
-            return json.dumps(patch)
+                extra["scoreboard"] = t.scoreboard
+            more = json.dumps(extra)[1:-1]
+            return head + self._tile_json(t) + (", " + more if more else "") + "}"
 
         rounds = [e for e in t.history.values() if e.pop("changed", False)]
-        self.feed.publish(t.id, board, page)
+        self.feed.publish(t.id, board, page, version)
 
 
 LEVELS: dict[str, int] = {"critical": 5, "fault": 4, "offline": 3, "warning": 2, "unknown": 1, "ok": 0}

@@ -1,4 +1,4 @@
--- The pit archive, version 4 (issue 22): disputes and acknowledgements.
+-- The pit archive, version 3 (issue 22): disputes and acknowledgements.
 
 -- A table's rounds are found by number (controller.pit.rounds) without reading its history.
 CREATE INDEX events_table_round ON events (table_id, round) WHERE round IS NOT NULL;
