@@ -138,6 +138,12 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
             out.append((f"latency {key[:-3]} (shoe last byte -> subscriber)", _fmt(c[key], "ms"),
                         f"bare {_fmt(b[key], 'ms')}", _fmt(lat["ratio_to_bare"][goal_key], "x"), goal,
                         _fmt(lat["goals"].get(goal_key))))
+        d = lat.get("durable")
+        if d:   # the bare pipeline plus the journal's durable commit per frame: what durability costs
+            for key, goal_key, goal in (("p50_ms", "p50", "<= 1.3x durable"), ("p99_ms", "p99", "")):
+                out.append((f"  latency {key[:-3]} / durable baseline", _fmt(c[key], "ms"),
+                            f"durable {_fmt(d[key], 'ms')}", _fmt(lat["ratio_to_durable"][goal_key], "x"), goal,
+                            _fmt(lat["goals"].get("p50_durable")) if goal else ""))
         out.append(("  same, / wire time of the frame", _fmt(c["p50_ms"], "ms"),
                     f"wire {_fmt(w['ms'], 'ms')} @ {w['baudrate']}", _fmt(lat["ratio_to_wire"]["p50"], "x"), "", ""))
         out.append(("  cards measured (controller / bare)", _fmt(c["n"]), _fmt(b["n"]), "", "", ""))
@@ -155,6 +161,12 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
                     f"bare {_fmt(bare.get('cpu_ms_per_event'), 'ms')}",
                     _fmt(thr["ratios"].get("controller_cpu_per_event_to_bare"), "x"), "<= 2.5 x",
                     _fmt(thr["goals"].get("controller_cpu_per_event"))))
+        dur = thr.get("durable")
+        if dur:
+            out.append(("  CPU ms / event / durable baseline", _fmt(ctl.get("cpu_ms_per_event"), "ms"),
+                        f"durable {_fmt(dur.get('cpu_ms_per_event'), 'ms')}",
+                        _fmt(thr["ratios"].get("controller_cpu_per_event_to_durable"), "x"), "<= 2.5 x",
+                        _fmt(thr["goals"].get("controller_cpu_per_event_durable"))))
         out.append(("CPU s / 1,000 rounds, whole stack", _fmt(ctl["cpu_s_per_1000_rounds"]["all"]), "", "", "", ""))
         par = thr.get("parallel")
         if par:
