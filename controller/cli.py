@@ -815,8 +815,10 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
 
 # -- bench ---------------------------------------------------------------------
 
-BENCH_PHASES = ("latency", "throughput", "tables", "footprint")
+BENCH_PHASES = ("latency", "throughput", "tables", "footprint", "pit")
 """The benchmark's parts, in the order it runs them (hw_sim.bench.harness.PHASES)."""
+BENCH_DEFAULT = BENCH_PHASES[:-1]
+"""All but ``pit``, which needs PostgreSQL."""
 
 
 def _bench_arguments(p: argparse.ArgumentParser) -> None:
@@ -843,8 +845,8 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--parallel-seconds", type=float, default=10.0, help="how long they deal (default 10)")
     p.add_argument("--no-tmpfs-baseline", action="store_true",
                    help="skip the throughput run with the journal on tmpfs")
-    p.add_argument("--only", default=",".join(BENCH_PHASES),
-                   help=f"a comma list of {', '.join(BENCH_PHASES)} (the default), and pit: the pit service archiving "
+    p.add_argument("--only", default=",".join(BENCH_DEFAULT),
+                   help=f"a comma list of {', '.join(BENCH_DEFAULT)} (the default), and pit: the pit service archiving "
                         f"while browsers hold the board's streams (needs PostgreSQL; docs/performance.md)")
     p.add_argument("--pit-streams", default="0,50,200,500,2000",
                    help="pit: board streams held open in turn, each count reading and not reading (default "
