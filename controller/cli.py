@@ -61,7 +61,14 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(required=True, metavar="COMMAND")
 
     d = sub.add_parser("demo", help="a simulated table end to end, with a broker of its own")
-    d.add_argument("--game", choices=registry.names(), default="baccarat")
+    d.add_argument("--game", choices=registry.names(), default=None, help="the game (default baccarat)")
+    d.add_argument("--variant", metavar="V",
+                   help="the game's variant or paytable (Hold'em: omaha, pineapple ...; Stud: razz, stud_hi_lo; "
+                        "Draw: draw, lowball; Joker Seven: its paytables; Three Card Poker: deal_from shoe or "
+                        "shuffler); an unknown one is refused with the list")
+    d.add_argument("--config", type=Path, metavar="FILE",
+                   help="deal the table a tablectl run config describes (its game, options and device kinds), "
+                        "on simulated devices and the demo's broker")
     d.add_argument("--rounds", type=_positive, default=10)
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--mqtt-port", type=_port, default=0,
@@ -279,7 +286,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from controller.table.app import build_controller, mock_press
     from hw_sim.broker import LocalBroker, PortBusy
 
-    if sim_faults_refused(sim_table_config(args.game), list(args.fault), "demo"):
+    cfg = _demo_table(args)
+    if cfg is None:
+        return 2
+    if sim_faults_refused(cfg, list(args.fault), "demo"):
         return 2
     if args.broker == "external" and not args.mqtt_port:
         print("tablectl demo: --broker external needs --mqtt-port: the port the broker listens on", file=sys.stderr)
@@ -298,21 +308,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
         started.callback(broker.stop)
         print(f"broker {broker.address} ({broker.kind}); watch it with: "
               f"tablectl watch --broker {broker.address}", flush=True)
-        cfg = sim_table_config(args.game)
         rig = sim_rig(cfg, seed=args.seed, transport=args.transport, pass_probability=args.pass_probability,
                       faults=list(args.fault), pace=args.pace).start()
         cfg = sim_config(cfg, rig.urls, broker.host, broker.port, Path(tmp) / "journal.db")
         controller = build_controller(cfg)
         dealer = rig.attach_dealer(mock_press(cfg, controller.table.inbox))
-        view = PitView(verbose=args.verbose, game=args.game)
+        view = PitView(verbose=args.verbose, game=cfg.table.game)
         end = DemoEnd(resolves=(dealer.on_fault,))
         finished = threading.Event()
 
         def on_event(topic: str, env: dict) -> None:
             dealer.on_event(env)
+            if finished.is_set():
+                return
+            if view.results >= args.rounds and env.get("kind") == "round_start":
+                # The rounds asked for are over, with everything they published after their result
+                # (an action button, the player-dealer's next holder): the next round is not shown.
+                finished.set()
+                return
             for line in view.feed(env):
                 print(line, flush=True)
-            if view.results >= args.rounds or end.feed(env) is not None:
+            if end.feed(env) is not None:
                 finished.set()
 
         topic = f"{cfg.mqtt.prefix}/{cfg.table.id}/event/#"
@@ -338,6 +354,36 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"tablectl demo: stopped after {view.results} of {args.rounds} rounds: {why}", file=sys.stderr)
             return 1
         return 0 if seqs.missing() == 0 else 1
+
+
+def _demo_table(args: argparse.Namespace) -> Config | None:
+    """The table the demo deals: ``--config``'s, or a simulated table of ``--game`` with
+    ``--variant`` set; None after saying (one line) why neither can be dealt."""
+    if args.config is not None:
+        if args.variant:
+            print("tablectl demo: --variant goes with --game; with --config the file's [game] says it",
+                  file=sys.stderr)
+            return None
+        cfg = load_config(args.config)   # every error of the file at once (ConfigError: exit 2)
+        if args.game and args.game != cfg.table.game:
+            print(f"tablectl demo: --game {args.game}, but {args.config} is a {cfg.table.game} table",
+                  file=sys.stderr)
+            return None
+        # The demo drives no real pin: the simulated dealer presses the file's buttons on mock pins.
+        return cfg if cfg.gpio is None else replace(cfg, gpio=replace(cfg.gpio, pin_factory="mock", bounce_time=0))
+    game = args.game or "baccarat"
+    options: dict[str, Any] = {}
+    if args.variant:
+        entry = registry.get(game)
+        if entry.variant_key is None:
+            print(f"tablectl demo: --variant: {game} has no variants", file=sys.stderr)
+            return None
+        known = list(entry.options_schema.get("properties", {}).get(entry.variant_key, {}).get("enum", []))
+        if known and args.variant not in known:
+            print(f"tablectl demo: --variant {args.variant}: {game}'s are {', '.join(known)}", file=sys.stderr)
+            return None
+        options[entry.variant_key] = args.variant
+    return sim_table_config(game, options)
 
 
 def sim_config(cfg: Config, urls: dict[str, str], host: str, port: int, journal: Path) -> Config:

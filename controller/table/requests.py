@@ -95,8 +95,12 @@ class Requests:
             if waiting:
                 raise Refused(f"{', '.join(waiting)} not answered yet since the controller started; "
                               f"open again in a moment")
-            machine.open()
+            if machine.state != "closed":
+                raise Refused(f"the table is already open (state {machine.state})")
+            # Said before the machine moves: a game without cards opens straight into its first
+            # round, whose start must not come before the table's opening (issue 24).
             table.emit("table", {"status": "open"})
+            machine.open()
         elif name == "close":
             machine.close()
             table.emit("table", {"status": "closed"})

@@ -21,6 +21,7 @@ from pathlib import Path
 from games.draw.irregularities import KINDS
 from games.draw.machine import DrawRound
 from games.draw.options import MAX_SEATS, OPTIONS_SCHEMA, DrawOptions
+from games.poker import lines as _lines
 from games.registry import GameEntry
 
 REQUEST_ID = {"type": ["string", "integer"]}
@@ -89,6 +90,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "lowball"}},
     commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from games.holdem.machine import HoldemRound
 from games.holdem.options import OPTIONS_SCHEMA, HoldemOptions
+from games.poker import lines as _lines
 from games.registry import GameEntry
 
 CODES: dict = {"type": "array", "items": {"type": "string", "maxLength": 8}, "minItems": 1, "maxItems": 8,
@@ -49,6 +50,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "holdem"}},
     commands={"showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 

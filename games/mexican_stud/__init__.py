@@ -15,6 +15,7 @@ from pathlib import Path
 
 from games.mexican_stud.machine import MexicanStudRound
 from games.mexican_stud.options import MAX_SEATS, OPTIONS_SCHEMA, MexicanOptions
+from games.poker import lines as _lines
 from games.registry import GameEntry
 
 CODE: dict = {"type": "string", "maxLength": 8}
@@ -79,6 +80,7 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"schedule": {"basis": "player", "fee_each": 100, "jackpot": 100}}},
     commands={"up_cards": UP_CARDS, "expose": EXPOSE, "showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
 )
 
 

@@ -12,6 +12,7 @@ with the other poker-room games.
 
 from pathlib import Path
 
+from games.panguingue import lines as _lines
 from games.panguingue.machine import PanRound
 from games.panguingue.options import MAX_SEATS, OPTIONS_SCHEMA, PanOptions
 from games.panguingue.rules import MAX_COUNT
@@ -60,6 +61,7 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"condition": 500}},
     commands={"count": COUNT, "winner": WINNER},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
 )
 
 

@@ -12,6 +12,7 @@ poker-room games.
 
 from pathlib import Path
 
+from games.poker import lines as _lines
 from games.registry import GameEntry
 from games.stud.machine import StudRound
 from games.stud.options import MAX_SEATS, OPTIONS_SCHEMA, StudOptions
@@ -62,6 +63,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "seven_card_stud"}},
     commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 
