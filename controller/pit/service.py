@@ -96,9 +96,11 @@ class Tuning:
     replay_limit: int = REPLAY_LIMIT
     db_retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
     """Seconds before connecting to the database again after it was lost; the last repeats."""
-    unknown_hold: float = 5.0
-    """Seconds an event of a table with no status yet waits for one (the retained status can come
-    after a persistent session's queued events) before it is refused as an unknown table."""
+    vouch_wait: float = 5.0
+    """Seconds an event waits for its table's word before it is refused: a table with no status
+    yet (the retained status can come after a persistent session's queued events), or a seq more
+    than MAX_AHEAD past anything the table vouched for (a service the broker dropped messages for,
+    or whose session it lost, gets the table's next event before the state that vouches for it)."""
     keepalive: int = 30
 
 
@@ -170,7 +172,7 @@ class _Table:
 
 _STOP = object()
 MOST_HELD = 10_000
-"""Events of tables with no status yet, held at once; more are refused at once."""
+"""Events waiting for their table's word (a status, a state), held at once; more are refused at once."""
 MOST_DAMAGED = 1000
 WARN_BURST = 50
 WARN_RATE = 5.0
@@ -203,6 +205,10 @@ class PitService:
         self._db_retry_at: float | None = None
         self._status_at = 0.0
         self._status_sent: dict[str, Any] | None = None
+        self._reread_at: float | None = None
+        self._reread_last = -1e9
+        self._reread_idle = False
+        self._last_message_at = 0.0
         self._ids = itertools.count(1)
         self._started = time.time()
         self._count_lock = threading.Condition()
@@ -406,6 +412,7 @@ class PitService:
             try:
                 self._flush()
                 self._due(time.monotonic())
+                self._maybe_reread(time.monotonic())
                 self._send_acks()
                 self._maybe_publish_status(time.monotonic(), force=False)
             except Exception:
@@ -414,6 +421,7 @@ class PitService:
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, _Message):
+            self._last_message_at = time.monotonic()
             self._count("received")
             if item.ack is not None:
                 self._acks.append(item.ack)
@@ -426,6 +434,7 @@ class PitService:
             log.info("pit service: connected to %s:%d (session %s)", self.host, self.port,
                      "resumed" if item[1] else "new")
             self._maybe_publish_status(time.monotonic(), force=True)
+            self._reread_soon()  # what the broker queued for it meanwhile may have overflowed
             for t in self._tables.values():
                 self._pump(t, time.monotonic())
         elif item[0] == "disconnected":
@@ -435,7 +444,8 @@ class PitService:
         """The nearest deadline. A table's checks and requests wait while the database is away (its
         retry is the deadline then), so a deadline passed and not acted on never spins the loop."""
         now = time.monotonic()
-        times = [self._db_retry_at, self._status_at or None]
+        times = [self._db_retry_at, self._status_at or None, self._reread_at,
+                 self._last_message_at + self.tuning.grace if self._reread_idle else None]
         for t in self._tables.values():
             times.append(t.held_until if t.held else None)
             if self._db_up:
@@ -477,18 +487,27 @@ class PitService:
             self._count(f"bad_{what}")
             self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
 
-    def _event(self, t: _Table, kind: str, msg: _Message) -> None:
+    def _event(self, t: _Table, kind: str, msg: _Message, final: bool = False) -> None:
+        """An event checked, handed to the observers, and made to wait for the archive. One whose
+        table has not given its word for it yet (no status; a seq past anything it vouched for)
+        waits for it (Tuning.vouch_wait); ``final``: it has waited, and is refused if it still has none."""
         now = time.monotonic()
         try:
             env = parse_object(msg.payload)
             if not t.known:
-                return self._hold(t, msg, now)
+                raise _unknown(t.name)
             event = check_event(t.name, kind, env, t.game, msg.payload)
+            # The table's word (its birth's next_seq, its state's seq: every service of a group gets
+            # them all), the archive's highest seq when this service started, and the events it took.
             limit = max(t.vouched, t.high, t.last_archived)
-            if implausible(event.seq, limit):  # a known table has vouched: its status's next_seq, or the archive
+            if implausible(event.seq, limit):
                 raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
                                            f"{limit} at most, and an event is never {MAX_AHEAD} past that")
         except Bad as bad:
+            if bad.category == IMPLAUSIBLE_SEQ:
+                self._want_reread(now)
+            if not final and bad.category in (UNKNOWN_TABLE, IMPLAUSIBLE_SEQ):
+                return self._hold(t, msg, now, bad)
             return self._reject(msg, t.name, bad)
         t.high = max(t.high, event.seq)
         self._touched.add(t.name)
@@ -515,24 +534,55 @@ class PitService:
         if t.replays.progress(event.seq, now):
             self._schedule_check(t, now)
 
-    def _hold(self, t: _Table, msg: _Message, now: float) -> None:
-        """An event of a table with no status yet: wait a little for the status (see Tuning.unknown_hold)."""
+    def _want_reread(self, now: float) -> None:
+        """An event past anything its table vouched for: this service missed the table's word (the
+        broker dropped messages for it) or the event is not the table's. The table's word is on the
+        broker, retained: asked for again now, or at most once a Tuning.vouch_wait."""
+        at = max(now, self._reread_last + self.tuning.vouch_wait)
+        self._reread_at = at if self._reread_at is None else min(self._reread_at, at)
+
+    def _idle(self, now: float) -> bool:
+        """No message came for a grace: the broker has nothing queued for this service."""
+        return now >= self._last_message_at + self.tuning.grace
+
+    def _reread_soon(self) -> None:
+        """Ask again once no message came for a grace (caught up with what the broker had queued)."""
+        self._reread_idle, self._last_message_at = True, time.monotonic()
+
+    def _maybe_reread(self, now: float) -> None:
+        """Every table's retained status and state asked for again (subscribing again makes the broker
+        send them), when wanted: after an event past its table's word, and once the service is idle
+        after a time it may have missed messages in (a new connection, the database back): a broker
+        drops what it cannot queue for a session (max_queued_messages), the table's last state with
+        the rest, and a table that then goes quiet says nothing more until its next birth."""
+        idle = self._reread_idle and self._idle(now)
+        due = self._reread_at is not None and now >= self._reread_at
+        if not (idle or due) or not self._connected or self.archive is None:
+            return
+        self._reread_at, self._reread_last, self._reread_idle = None, now, False
+        self.client.subscribe(self._topics()[:2])
+        log.info("pit service: asked the broker again for every table's retained status and state (%s)",
+                 "an event past its table's word" if due else "after a time it may have missed messages in")
+
+    def _hold(self, t: _Table, msg: _Message, now: float, bad: Bad) -> None:
+        """An event its table has not vouched for yet: it waits for the table's status or state (see
+        Tuning.vouch_wait), or is refused for ``bad`` past :data:`MOST_HELD`."""
         if self._held >= MOST_HELD:
-            return self._reject(msg, t.name, _unknown(t.name))
+            return self._reject(msg, t.name, bad)
         if not t.held:
-            t.held_until = now + self.tuning.unknown_hold
+            t.held_until = now + self.tuning.vouch_wait
         t.held.append(msg)
         self._held += 1
 
-    def _release(self, t: _Table, known: bool) -> None:
-        held, t.held = t.held, []
+    def _release(self, t: _Table, final: bool) -> None:
+        """The held events again, after the table's word came (a status, a state) or, ``final``,
+        once they waited long enough; what still lacks it keeps its deadline."""
+        held, t.held, until = t.held, [], t.held_until
         self._held -= len(held)
         for msg in held:
-            if known:
-                self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg)
-            else:
-                self._reject(msg, t.name, _unknown(t.name))
-        if not t.known:  # a name that never became a table keeps no memory
+            self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg, final)
+        t.held_until = until
+        if final and not t.known:  # a name that never became a table keeps no memory
             self._tables.pop(t.name, None)
 
     def _status(self, t: _Table) -> None:
@@ -561,24 +611,25 @@ class PitService:
             self._statuses[t.name] = status
         self._tell(t.name, "status", status)
         if t.held:
-            self._release(t, known=True)
+            self._release(t, final=False)
         if t.online and new_birth:
             t.replays.not_before = 0.0  # a table back: ask it at once
         self._touched.add(t.name)
         self._pump(t, time.monotonic())
 
     def _state(self, t: _Table | None, table: str, state: dict) -> None:
+        """The table's state vouches for its seq, as its birth does for next_seq: whatever this
+        service saw of the table (its share of a group's events, or what a broker that dropped
+        some left it) says nothing against the table's own word. (A state judged by what one
+        service saw was refused for good once the service had missed more than MAX_AHEAD events,
+        and every event after it with it, until the table's next birth.)"""
         if t is None or not t.known:  # the board may show it; the archive has nothing to vouch for
             return self._tell(table, "state", state)
-        seq = state["seq"]
-        limit = max(t.vouched, t.high, t.last_archived)
-        if implausible(seq, limit):
-            self._count("bad_state")
-            return self._warn("pit service: the state of table %s dropped: seq %d is not believable (%d vouched for)",
-                              t.name, seq, limit)
-        t.vouched = max(t.vouched, seq)
+        t.vouched = max(t.vouched, state["seq"])
         self._tell(t.name, "state", state)
         self._touched.add(t.name)
+        if t.held:
+            self._release(t, final=False)
 
     def _reply(self, t: _Table, reply: dict) -> None:
         out = t.replays.out
@@ -706,6 +757,7 @@ class PitService:
         log.warning("pit service: the archive database %s is back; storing the %d events held",
                     self.archive.where, len(self._pending))
         self._db_up, self._db_failures = True, 0
+        self._reread_soon()  # it stopped acknowledging: the broker may have dropped what it could not queue
         self._flush()
 
     def _want_check(self, t: _Table, now: float) -> None:
@@ -777,7 +829,7 @@ class PitService:
             self._db_retry()
         for t in list(self._tables.values()):
             if t.held and now >= t.held_until:
-                self._release(t, known=t.known)
+                self._release(t, final=True)
             if not self._db_up:
                 continue
             try:

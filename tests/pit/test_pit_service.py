@@ -315,7 +315,7 @@ def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_facto
 
 def test_events_before_the_status_wait_for_it(broker, pit_factory, fake_table, archive_view):
     """A persistent session's queued events can come before the retained status: they wait for it
-    (Tuning.unknown_hold) rather than being refused."""
+    (Tuning.vouch_wait) rather than being refused."""
     fake = fake_table()
     service = pit_factory(broker)
     fake.event(1)

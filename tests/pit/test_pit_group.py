@@ -1,0 +1,83 @@
+"""What a pit service sees of a table is not the table's whole story: in a group it gets only its
+share of the events; back from a SIGKILL it gets what the broker queued for it, behind everything
+else; a broker whose queue for it overflowed (``max_queued_messages``) or that lost its session
+leaves holes no other message shows. Each test makes one of these happen exactly, with a stand-in
+table (archive_support.FakeTable) on a real Mosquitto and a real PostgreSQL, and ends with every
+seq the table made in the archive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from archive_support import ARCHIVE_WAIT, FAST, ArchiveView, FakeTable
+from mqtt_support import RunningBroker, running_broker
+
+from controller.watch import MAX_AHEAD
+
+QUEUED = 50
+"""The bounded broker's ``max_queued_messages`` (config/mosquitto.conf: 100000, at a site's scale)."""
+
+
+@pytest.fixture
+def bounded_broker() -> Iterator[RunningBroker]:
+    """A Mosquitto that queues at most QUEUED messages for a session beyond those in flight, and
+    drops the rest, as every broker must bound its queues."""
+    with running_broker("tablectl-bounded-broker-", lambda port, _tmp: (
+            f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            f"max_queued_messages {QUEUED}\nlog_dest none\n")) as running:
+        yield running
+
+
+def test_a_table_far_ahead_of_what_a_service_saw_is_believed_on_its_state(broker, pit_factory, fake_table,
+                                                                          archive_view: ArchiveView):
+    """The broker dropped more than MAX_AHEAD events of the table for this service (its queue
+    overflowed, or its session was lost): the next event it gets is far past anything it saw, and
+    so is the table's state. The state is the table's own word (as its birth is): believed, whatever
+    this service saw itself, and the event that came before it waits for it rather than being
+    refused. The hole is asked for; nothing is refused and nothing is missing."""
+    fake: FakeTable = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+    top = 1 + MAX_AHEAD + 50
+    for seq in range(2, top):
+        fake.event(seq, publish=False)  # made and journaled; the broker dropped them for this service
+    fake.event(top)  # the first this service gets again, before the state that vouches for it
+    fake.state(top)
+    archive_view.wait(lambda: archive_view.complete(fake.table, top), f"every seq 1..{top}", 2 * ARCHIVE_WAIT)
+    counts = service.counters()
+    assert counts["implausible_seq"] == 0 and counts["bad_state"] == 0 and counts["rejected"] == 0, counts
+    assert not archive_view.rejects()
+
+
+def test_a_tail_the_broker_dropped_is_found_once_the_service_has_caught_up(bounded_broker, postgres, pit_factory,
+                                                                        archive_view: ArchiveView):
+    """The database away: the service holds what it received (its Receive Maximum) and the broker
+    queues QUEUED more for it, then drops the rest, the table's last events and its last state with
+    them; and the table goes quiet, so nothing later says what was missed. Once the service has
+    caught up (nothing came for a grace), it asks the broker again for every table's retained state,
+    the table's word: the tail is found, asked for and archived."""
+    fake = FakeTable(bounded_broker.host, bounded_broker.port)
+    try:
+        fake.status()
+        service = pit_factory(bounded_broker, tuning=replace(FAST, receive_maximum=10))
+        fake.event(1)
+        archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+        archive_view.close()
+        top = 1 + 10 + QUEUED + 40  # the service holds 10 and the broker queues QUEUED: about 40 dropped
+        postgres.stop()
+        try:
+            fake.event(2)
+            assert service.wait(lambda c: c["db_lost"] == 1, ARCHIVE_WAIT), service.counters()
+            for seq in range(3, top + 1):
+                fake.event(seq)  # each taken by the broker (its PUBACK) before the next: the drops are done
+            fake.state(top)
+        finally:
+            postgres.start()
+        archive_view.wait(lambda: archive_view.complete(fake.table, top), f"every seq 1..{top}, the tail replayed")
+        assert service.counters()["gaps_opened"] >= 1, "the tail was a gap, asked for"
+    finally:
+        fake.close()
