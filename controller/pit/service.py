@@ -31,6 +31,7 @@ import json
 import logging
 import queue
 import re
+import secrets
 import ssl
 import threading
 import time
@@ -210,6 +211,9 @@ class PitService:
         self._reread_idle = False
         self._last_message_at = 0.0
         self._ids = itertools.count(1)
+        self._start_id = secrets.token_hex(4)
+        """In every request id: a reply queued in the session for an earlier start of this client
+        id is never taken for this start's request of the same number."""
         self._started = time.time()
         self._count_lock = threading.Condition()
         self._counts: dict[str, int] = dict.fromkeys(
@@ -815,7 +819,7 @@ class PitService:
         """The table's next ``cmd/replay``, if one may go now."""
         if self.archive is None or not self._db_up or not t.online or not self._connected:
             return
-        request = t.replays.next(t.open, now, f"{self.client_id}-{next(self._ids)}")
+        request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}")
         if request is None:
             return
         self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",

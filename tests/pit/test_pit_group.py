@@ -53,6 +53,31 @@ def test_a_table_far_ahead_of_what_a_service_saw_is_believed_on_its_state(broker
     assert not archive_view.rejects()
 
 
+def test_a_reply_to_an_earlier_start_is_not_taken_for_this_starts_request(broker, pit_factory, fake_table,
+                                                                          archive_view: ArchiveView):
+    """A service killed while it waited for a reply gets that reply, queued in its session, after it
+    starts again and has asked again itself: it must not take the old reply for its new request
+    (here an old refusal that would make the seq it now asks for unfillable)."""
+    fake: FakeTable = fake_table()
+    fake.status()
+    fake.unanswered = 1
+    first = pit_factory(broker, client_id="pit-again")
+    fake.event(1)
+    fake.event(2, publish=False)
+    fake.event(3)
+    (old,) = fake.wait_requests(1)
+    first.stop()
+    fake.unanswered = 1  # its first request after the start waits too ...
+    again = pit_factory(broker, client_id="pit-again")
+    fake.wait_requests(2)
+    fake.send("cmd/replay/reply", {"id": old["id"], "command": "replay", "ok": False,  # ... for the old answer
+                                   "error": "the journal no longer holds seqs before 3 (pruned: tablectl prune); "
+                                            "ask from 3"})
+    archive_view.wait(lambda: archive_view.complete(fake.table, 3), "seq 2 replayed for the new request")
+    assert not archive_view.gaps(fake.table, "unfillable")
+    assert again.counters()["gaps_unfillable"] == 0
+
+
 def test_a_tail_the_broker_dropped_is_found_once_the_service_has_caught_up(bounded_broker, postgres, pit_factory,
                                                                         archive_view: ArchiveView):
     """The database away: the service holds what it received (its Receive Maximum) and the broker
