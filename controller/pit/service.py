@@ -61,7 +61,15 @@ from controller.pit.checks import (
     parse_object,
     parse_topic,
 )
-from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
+from controller.pit.replays import (
+    REPLAY_TIMEOUT,
+    REPLY_TIMEOUT,
+    RETRY_DELAYS,
+    Request,
+    TableReplays,
+    missing_in,
+    read_refusal,
+)
 from controller.pit.seqs import SeqRuns
 from controller.pitview import REPLAY_LIMIT
 from controller.watch import MAX_AHEAD, implausible
@@ -337,8 +345,11 @@ class PitService:
         events = f"{self.prefix}/+/event/#"
         if self.group:
             events = f"$share/{self.group}/{events}"
-        return [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
-                (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+        topics = [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
+                  (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+        if self.archive is not None:  # it asks for replays, and hears its requests come back (replays.Request)
+            topics.append((f"{self.prefix}/+/cmd/replay", SubscribeOptions(qos=1)))
+        return topics
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
@@ -440,6 +451,7 @@ class PitService:
             self._maybe_publish_status(time.monotonic(), force=True)
             self._reread_soon()  # what the broker queued for it meanwhile may have overflowed
             for t in self._tables.values():
+                t.replays.unheard()  # it may have been lost with the old connection
                 self._pump(t, time.monotonic())
         elif item[0] == "disconnected":
             log.warning("pit service: disconnected from %s:%d (%s); reconnecting", self.host, self.port, item[1])
@@ -448,8 +460,9 @@ class PitService:
         """The nearest deadline. A table's checks and requests wait while the database is away (its
         retry is the deadline then), so a deadline passed and not acted on never spins the loop."""
         now = time.monotonic()
+        unheard = any(t.replays.out is not None and t.replays.out.phase == "sent" for t in self._tables.values())
         times = [self._db_retry_at, self._status_at or None, self._reread_at,
-                 self._last_message_at + self.tuning.grace if self._reread_idle else None]
+                 self._last_message_at + self.tuning.grace if self._reread_idle or unheard else None]
         for t in self._tables.values():
             times.append(t.held_until if t.held else None)
             if self._db_up:
@@ -470,6 +483,8 @@ class PitService:
         if topic is not None and topic.what == "event":
             return self._event(self._table(topic.table), topic.kind or "", msg)
         self._done(msg.ack)
+        if topic is not None and topic.what == "request":
+            return self._heard(topic.table, msg.payload)
         try:
             if topic is None:
                 raise Bad("", why)
@@ -544,6 +559,11 @@ class PitService:
         broker, retained: asked for again now, or at most once a Tuning.vouch_wait."""
         at = max(now, self._reread_last + self.tuning.vouch_wait)
         self._reread_at = at if self._reread_at is None else min(self._reread_at, at)
+
+    def _unheard(self, out: Request, now: float) -> bool:
+        """A request not back to this service a grace after it went, with nothing queued before it:
+        lost on the way (replays.UNHEARD_TIMEOUT bounds the wait when the service is never idle)."""
+        return out.phase == "sent" and now >= out.at + self.tuning.grace and self._idle(now)
 
     def _idle(self, now: float) -> bool:
         """No message came for a grace: the broker has nothing queued for this service."""
@@ -637,7 +657,7 @@ class PitService:
 
     def _reply(self, t: _Table, reply: dict) -> None:
         out = t.replays.out
-        if out is None or out.phase != "asked" or reply["id"] != out.id:
+        if out is None or out.phase not in ("sent", "asked") or reply["id"] != out.id:
             return  # another pit client's, or a late answer to a request given up
         now = time.monotonic()
         if reply["ok"]:
@@ -655,6 +675,20 @@ class PitService:
         t.replays.done()
         self._unfillable(t, *lost, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
         self._pump(t, now)
+
+    def _heard(self, table: str, payload: bytes) -> None:
+        """A ``cmd/replay`` request came by: this service's own, back to it, starts the clock of the
+        table's answer (replays.Request). Anyone else's (another service's, a watch's) is the table's
+        to check and answer; nothing is said of it here."""
+        t = self._tables.get(table)
+        if t is None or t.replays.out is None:
+            return
+        try:
+            request_id = parse_object(payload).get("id")
+        except Bad:
+            return
+        if isinstance(request_id, str):
+            t.replays.heard(request_id, time.monotonic())
 
     def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:
         """Logged before it is counted: a counter seen to move means its warning is written."""
@@ -795,12 +829,16 @@ class PitService:
             self._count("gaps_filled")
             log.info("pit service: table %s: seqs %d-%d arrived, the gap is filled", t.name, first, last)
         t.stored.raise_floor(check.archived_to)
+        t.replays.arrived(check.filled, now)
         self._set_open(t, check.open)
         if max(t.high, t.vouched) > check.archived_to:
             self._want_check(t, now)
         out = t.replays.out
-        if out is not None and out.phase == "replaying" and not _overlaps(t.open, out.first, out.last):
-            t.replays.done()
+        if out is not None and out.phase == "replaying":
+            if not _overlaps(t.open, out.first, out.last):
+                t.replays.done()
+            else:  # its progress is the archive's: in a group, most of it reaches the other services
+                self._schedule_check(t, now)
         self._pump(t, now)
 
     def _unfillable(self, t: _Table, first: int, last: int, reason: str) -> None:
@@ -819,7 +857,7 @@ class PitService:
         """The table's next ``cmd/replay``, if one may go now."""
         if self.archive is None or not self._db_up or not t.online or not self._connected:
             return
-        request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}")
+        request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}", heard=False)
         if request is None:
             return
         self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",
@@ -840,10 +878,10 @@ class PitService:
                 if t.check_at is not None and now >= t.check_at:
                     self._check(t, now)
                 out = t.replays.out
-                if out is not None and now >= out.deadline:
+                if out is not None and (now >= out.deadline or self._unheard(out, now)):
                     self._overdue(t, now)
                 elif out is None and t.open and t.replays.not_before and now >= t.replays.not_before:
-                    self._pump(t, now)
+                    self._check(t, now)  # what is still open, read again (another service may have had it), asked
             except ArchiveDown as exc:
                 self._db_lost(exc)
             except ArchiveError as exc:
@@ -855,9 +893,16 @@ class PitService:
             self._flush()
 
     def _overdue(self, t: _Table, now: float) -> None:
-        """A request past its deadline: no reply, or replayed events that stopped coming."""
+        """A request past its deadline: not back to this service (lost on the way), no reply, or
+        replayed events that stopped coming."""
         out = t.replays.out
         assert out is not None and self.archive is not None
+        if out.phase == "sent":
+            t.replays.unheard()
+            log.warning("pit service: table %s: the request for seqs %d-%d (%s) did not come back to this service "
+                        "(lost on the way, or dropped by a broker for a service far behind); asking again", t.name,
+                        out.first, out.last, out.id)
+            return self._check(t, now)
         if out.phase == "asked":
             delay = t.replays.failed(now)
             self._count("replay_failed")
@@ -873,6 +918,14 @@ class PitService:
             t.replays.done()
             for seq in damaged:
                 self._unfillable(t, seq, seq, f"table {t.name}: {t.damaged[seq]}")
+            return self._pump(t, now)
+        still = missing_in(t.open, out.first, out.last)
+        if still < out.missing:
+            # Some came: the table answers. What did not went to a service of the group that is away
+            # (the broker keeps its share for it) or was lost on the way: asked again now.
+            t.replays.done()
+            log.info("pit service: table %s: %d of the %d seqs missing in %d-%d arrived; asking again for the rest",
+                     t.name, out.missing - still, out.missing, out.first, out.last)
             return self._pump(t, now)
         delay = t.replays.failed(now)
         self._count("replay_failed")

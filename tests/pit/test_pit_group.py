@@ -7,6 +7,7 @@ seq the table made in the archive."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -76,6 +77,42 @@ def test_a_reply_to_an_earlier_start_is_not_taken_for_this_starts_request(broker
     archive_view.wait(lambda: archive_view.complete(fake.table, 3), "seq 2 replayed for the new request")
     assert not archive_view.gaps(fake.table, "unfillable")
     assert again.counters()["gaps_unfillable"] == 0
+
+
+def test_a_service_behind_its_own_messages_does_not_take_its_lag_for_the_tables_silence(
+        broker, pit_factory, fake_table, archive_view: ArchiveView):
+    """Back from an outage, a service works through what the broker queued for it; a request it
+    sends meanwhile is answered at once, but the answer reaches it only behind that backlog. Its
+    wait for the answer starts when its own request comes back to it (the broker keeps one
+    session's messages in order): the table, which answered, is not taken for silent and asked
+    again (which, at a site, multiplied replays and made the backlog longer still)."""
+    tuning = replace(FAST, reply_timeout=1.5, receive_maximum=10)
+    fake: FakeTable = fake_table()
+    fake.status()
+    fake.unanswered = 1
+    first = pit_factory(broker, client_id="pit-behind", tuning=tuning)
+    fake.event(1)
+    fake.event(2, publish=False)  # lost: a gap, asked for and not answered before the service stops
+    fake.event(3)
+    fake.wait_requests(1)
+    first.stop()
+    backlog = range(4, 204)
+    fake.status(birth=2, next_seq=4)  # the table reconnected meanwhile: its birth is queued first
+    for seq in backlog:
+        fake.event(seq)  # queued for the service while it is away
+    slow = threading.Event()
+
+    def working_through(table: str, kind: str, body: dict) -> None:
+        if kind == "event" and body["seq"] in backlog:
+            slow.wait(0.03)  # a service slower than its backlog: 200 events take 6 s at least
+    again = pit_factory(broker, client_id="pit-behind", tuning=tuning, start=False)
+    again.add_observer(working_through)
+    again.start()
+    archive_view.wait(lambda: archive_view.complete(fake.table, backlog[-1]), "seq 2 and the backlog archived")
+    assert again.wait(lambda c: c["gaps_filled"] >= 1, ARCHIVE_WAIT), again.counters()
+    counts = again.counters()
+    assert counts["replay_failed"] == 0 and counts["replay_requests"] == 1, counts
+    assert len(fake.requests) == 2, fake.requests
 
 
 def test_a_tail_the_broker_dropped_is_found_once_the_service_has_caught_up(bounded_broker, postgres, pit_factory,
