@@ -168,6 +168,8 @@ class GapCheck:
     open: list[tuple[int, int]] = field(default_factory=list)
     """Every open gap of the table now, in seq order."""
     archived_to: int = 0
+    unfillable: int = 0
+    """Seqs of the table recorded unfillable: the archive lacks them for good."""
 
 
 def describe(url: str) -> str:
@@ -469,7 +471,7 @@ class Archive:
                     check.opened.append((first, last))
                 cur.execute("UPDATE tables SET archived_to = %s WHERE table_id = %s", (horizon, table))
                 check.archived_to = horizon
-            check.open = self._open(cur, table)
+            check.open, check.unfillable = self._open(cur, table), self._unfillable(cur, table)
             if check.opened or check.filled:
                 cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload([table])))
         return check
@@ -505,7 +507,7 @@ class Archive:
                             "asked) VALUES (%s, %s, %s, %s, %s, %s, CASE WHEN %s = 'open' THEN NULL ELSE now() END, "
                             "%s)", (table, lo, hi, status, reason[:1000] if status != "open" else None, opened_at,
                                     status, asked))
-            check.open = self._open(cur, table)
+            check.open, check.unfillable = self._open(cur, table), self._unfillable(cur, table)
             cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload([table])))
         return check
 
@@ -545,6 +547,10 @@ class Archive:
     def _open(self, cur: psycopg.Cursor, table: str) -> list[tuple[int, int]]:
         return _ranges(cur.execute("SELECT first_seq, last_seq FROM gaps WHERE table_id = %s AND status = 'open' "
                                    "ORDER BY first_seq", (table,)))
+
+    def _unfillable(self, cur: psycopg.Cursor, table: str) -> int:
+        return int(cur.execute("SELECT coalesce(sum(last_seq - first_seq + 1), 0) FROM gaps WHERE table_id = %s "
+                               "AND status = 'unfillable'", (table,)).fetchone()[0])
 
 
 # -- SQL and helpers ---------------------------------------------------------------------

@@ -152,7 +152,8 @@ class _Table:
     name: str
     known: bool = False
     game: str | None = None
-    online: bool = False
+    online: bool | None = None
+    """What its last status says; None until one came (a table known from the archive at start)."""
     birth: int | None = None
     vouched: int = 0
     """The highest seq the table has vouched for (its status's next_seq - 1, its state's seq)."""
@@ -173,6 +174,12 @@ class _Table:
     replays: TableReplays = field(default_factory=TableReplays)
     damaged: dict[int, str] = field(default_factory=dict)
     """Seqs the table said it cannot read from its journal (its journal_row_damaged alarms)."""
+    unfillable: int = 0
+    """Seqs of it the archive records as unfillable (as of this service's last look)."""
+    why: str = ""
+    """Why its open gaps are still open, as last learned: the table's refusal, its silence, offline."""
+    said: bool = False
+    """That its gaps stay open was logged as an error; said again, as mended, once they are filled."""
     held: list[_Message] = field(default_factory=list)
     held_until: float = 0.0
     status: dict = field(default_factory=dict)
@@ -183,6 +190,9 @@ _STOP = object()
 MOST_HELD = 10_000
 """Events waiting for their table's word (a status, a state), held at once; more are refused at once."""
 MOST_DAMAGED = 1000
+OFFLINE = "the table is offline: asked again at its next birth"
+MOST_LISTED = 100
+"""Tables named in the service's status as lacking seqs, at most."""
 WARN_BURST = 50
 WARN_RATE = 5.0
 
@@ -668,10 +678,7 @@ class PitService:
         error = str(reply.get("error", ""))
         lost = read_refusal(error).unfillable(out.first, out.last)
         if lost is None:
-            delay = t.replays.failed(now)
-            self._count("replay_failed")
-            return self._warn("pit service: table %s refused a replay of seqs %d-%d (%s); asking again in %g s",
-                              t.name, out.first, out.last, error[:200], delay)
+            return self._failed(t, now, f"the table refused the replay of seqs {out.first}-{out.last}: {error[:200]}")
         t.replays.done()
         self._unfillable(t, *lost, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
         self._pump(t, now)
@@ -830,7 +837,7 @@ class PitService:
             log.info("pit service: table %s: seqs %d-%d arrived, the gap is filled", t.name, first, last)
         t.stored.raise_floor(check.archived_to)
         t.replays.arrived(check.filled, now)
-        self._set_open(t, check.open)
+        self._set_open(t, check.open, check.unfillable)
         if max(t.high, t.vouched) > check.archived_to:
             self._want_check(t, now)
         out = t.replays.out
@@ -847,21 +854,35 @@ class PitService:
         self._count("gaps_unfillable")
         log.error("pit service: table %s: seqs %d-%d cannot be had any more, recorded as unfillable: %s", t.name,
                   first, last, reason[:300])
-        self._set_open(t, check.open)
+        self._set_open(t, check.open, check.unfillable)
 
-    def _set_open(self, t: _Table, open_gaps: list[tuple[int, int]]) -> None:
-        t.open = open_gaps
+    def _set_open(self, t: _Table, open_gaps: list[tuple[int, int]], unfillable: int) -> None:
+        t.open, t.unfillable = open_gaps, unfillable
+        if not open_gaps:
+            if t.said:
+                log.warning("pit service: table %s: its open gaps are filled; the archive lacks nothing of it up to "
+                            "seq %d%s", t.name, t.stored.floor,
+                            f" but the {unfillable} seqs recorded unfillable" if unfillable else "")
+            t.why, t.said = "", False
         self._set("gaps_open", sum(len(x.open) for x in self._tables.values()))
 
     def _pump(self, t: _Table, now: float) -> None:
         """The table's next ``cmd/replay``, if one may go now."""
-        if self.archive is None or not self._db_up or not t.online or not self._connected:
+        if self.archive is None or not self._db_up or not self._connected:
+            return
+        if not t.online:
+            if t.online is False and t.open and t.why != OFFLINE:
+                t.why = OFFLINE
+                log.warning("pit service: table %s is offline, and the archive lacks %s of its seqs (%s): asked for "
+                            "once the table is back", t.name, _count_seqs(t.open), _runs(t.open))
             return
         request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}", heard=False)
         if request is None:
             return
         self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",
                             json.dumps({"id": request.id, "from": request.first, "to": request.last}), qos=1)
+        if t.why == OFFLINE:
+            t.why = ""
         self._count("replay_requests")
         log.info("pit service: asked table %s for seqs %d-%d (%s)", t.name, request.first, request.last, request.id)
         self.archive.mark_asked(t.name, request.first, request.last)
@@ -904,10 +925,8 @@ class PitService:
                         out.first, out.last, out.id)
             return self._check(t, now)
         if out.phase == "asked":
-            delay = t.replays.failed(now)
-            self._count("replay_failed")
-            return self._warn("pit service: table %s did not answer the replay of seqs %d-%d within %g s; asking "
-                              "again in %g s", t.name, out.first, out.last, t.replays.reply_timeout, delay)
+            return self._failed(t, now, f"no answer to the replay of seqs {out.first}-{out.last} within "
+                                        f"{t.replays.reply_timeout:g} s")
         t.horizon, t.high_mark, t.vouch_mark = max(t.horizon, t.high), t.high, max(t.vouch_mark, t.vouched)
         self._check(t, now)
         if t.replays.out is not out:
@@ -927,10 +946,23 @@ class PitService:
             log.info("pit service: table %s: %d of the %d seqs missing in %d-%d arrived; asking again for the rest",
                      t.name, out.missing - still, out.missing, out.first, out.last)
             return self._pump(t, now)
+        self._failed(t, now, f"nothing of the replay of seqs {out.first}-{out.last} came within "
+                             f"{t.replays.replay_timeout:g} s")
+
+    def _failed(self, t: _Table, now: float, why: str) -> None:
+        """The request out was refused for now, not answered, or its replay stalled: its gaps stay
+        open, and the table is asked again after the next retry delay. A warning each time (at most
+        a few a second); once the retries are at their slowest, one error that says what the
+        archive lacks of the table and why, and the service's status says it until it is mended."""
         delay = t.replays.failed(now)
-        self._count("replay_failed")
-        self._warn("pit service: table %s: the replay of seqs %d-%d did not all come within %g s; asking again in "
-                   "%g s", t.name, out.first, out.last, t.replays.replay_timeout, delay)
+        t.why = why
+        self._warn("pit service: table %s: %s; asking again in %g s", t.name, why, delay)
+        if not t.said and t.replays.failures >= len(t.replays.retry_delays):
+            t.said = True
+            log.error("pit service: table %s: the archive lacks %s of its seqs (%s) after %d requests: %s; asked "
+                      "again every %g s until the table sends them", t.name, _count_seqs(t.open), _runs(t.open),
+                      t.replays.failures, why, delay)
+        self._count("replay_failed")  # after the lines: a counter seen to move means they are written
 
     # -- acknowledgements, counters, the service's own status -----------------------------
 
@@ -998,7 +1030,22 @@ class PitService:
         return {"online": online, "client_id": self.client_id, "group": self.group,
                 "archive": self.archive.where if self.archive is not None else None,
                 "db": ("up" if self._db_up else "down") if self.archive is not None else None,
-                "started": self._started, "ts": time.time(), "counters": self.counters()}
+                "started": self._started, "ts": time.time(), "counters": self.counters(),
+                "incomplete": self._incomplete()}
+
+    def _incomplete(self) -> dict[str, Any]:
+        """What the archive lacks of each table, as far as this service knows (the open and the
+        unfillable gaps it last read from the archive): how many seqs, from which, and why they
+        are still missing. Only such tables, at most :data:`MOST_LISTED` (and how many more)."""
+        lacking = sorted((t for t in self._tables.values() if t.open or t.unfillable), key=lambda t: t.name)
+        out: dict[str, Any] = {
+            t.name: {"missing": _count_seqs(t.open), "first": t.open[0][0] if t.open else None,
+                     "unfillable": t.unfillable,
+                     "why": t.why or ("being asked for" if t.open else "recorded unfillable: the table cannot send them")}
+            for t in lacking[:MOST_LISTED]}
+        if len(lacking) > MOST_LISTED:
+            out["more_tables"] = len(lacking) - MOST_LISTED
+        return out
 
     def _maybe_publish_status(self, now: float, force: bool) -> None:
         """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an interval."""
@@ -1028,6 +1075,16 @@ def _what(topic: str) -> str:
         if topic.endswith(end):
             return what
     return "status"
+
+
+def _count_seqs(runs: list[tuple[int, int]]) -> int:
+    return sum(b - a + 1 for a, b in runs)
+
+
+def _runs(runs: list[tuple[int, int]], most: int = 5) -> str:
+    """``a-b, c-d ...`` for a log line: the first few runs, and how many more."""
+    text = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs[:most])
+    return text + (f" and {len(runs) - most} more runs" if len(runs) > most else "")
 
 
 def _overlaps(ranges: list[tuple[int, int]], first: int, last: int) -> bool:

@@ -12,7 +12,7 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from archive_support import ARCHIVE_WAIT, FakeTable
+from archive_support import ARCHIVE_WAIT, FAST, FakeTable
 from mqtt_support import WAIT, Subscriber
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -131,6 +131,12 @@ def test_a_pruned_gap_is_recorded_unfillable_with_the_tables_reason(broker, pit_
     assert archive_view.seqs(fake.table) == [4, 5, 6]
     assert service.wait(lambda c: c["gaps_unfillable"] == 1 and c["gaps_open"] == 0, WAIT), service.counters()
     assert archive_view.query("SELECT closed_at IS NOT NULL FROM gaps") == [(True,)]
+    status = Subscriber(broker.host, broker.port, f"casino/_pit/{service.client_id}/status")
+    try:  # the archive lacks them for good, and the service's status says so
+        status.wait_for(lambda m: m.json()["incomplete"] == {fake.table: {
+            "missing": 0, "first": None, "unfillable": 3, "why": "recorded unfillable: the table cannot send them"}})
+    finally:
+        status.close()
 
 
 def test_a_damaged_journal_row_is_unfillable_with_the_tables_alarm(broker, pit_factory, fake_table, archive_view):
@@ -382,6 +388,37 @@ def test_the_service_publishes_its_counters(broker, pit_factory, fake_table):
         service.stop()
         offline = watcher.wait_for(lambda m: m.json().get("online") is False)
         assert offline.json()["counters"]["malformed"] == 1
+    finally:
+        watcher.close()
+
+
+def test_what_the_archive_lacks_is_said_in_the_status_and_the_log(broker, pit_factory, fake_table, archive_view,
+                                                                  caplog):
+    """A gap the table will not send for now: the service's retained status names the table, how
+    many seqs and from which, with the table's own words; once the retries are at their slowest an
+    error says so in the log; once it is filled, the log says so and the status names it no more."""
+    fake = fake_table()
+    fake.status()
+    busy = "8 replays are still going out; ask again when they have"
+    fake.refuse = busy
+    watcher = Subscriber(broker.host, broker.port, "casino/_pit/pit-says/status")
+    try:
+        service = pit_factory(broker, client_id="pit-says")
+        for seq in range(1, 6):
+            fake.event(seq, publish=seq not in (3, 4))
+        said = watcher.wait_for(lambda m: busy in m.json()["incomplete"].get(fake.table, {}).get("why", ""), WAIT)
+        assert said.json()["incomplete"] == {fake.table: {
+            "missing": 2, "first": 3, "unfillable": 0, "why": f"the table refused the replay of seqs 3-4: {busy}"}}
+        retries = len(FAST.retry_delays)
+        assert service.wait(lambda c: c["replay_failed"] >= retries, ARCHIVE_WAIT), service.counters()
+        errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+        assert errors == [f"pit service: table {fake.table}: the archive lacks 2 of its seqs (3-4) after {retries} "
+                          f"requests: the table refused the replay of seqs 3-4: {busy}; asked again every "
+                          f"{FAST.retry_delays[-1]:g} s until the table sends them"], errors
+        fake.refuse = None
+        archive_view.wait(lambda: archive_view.complete(fake.table, 5), "seqs 3-4 once the table sends them")
+        watcher.wait_for(lambda m: m.json()["incomplete"] == {}, ARCHIVE_WAIT)
+        assert any(f"table {fake.table}: its open gaps are filled" in r.getMessage() for r in caplog.records)
     finally:
         watcher.close()
 
