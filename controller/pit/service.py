@@ -110,6 +110,10 @@ class Tuning:
     yet (the retained status can come after a persistent session's queued events), or a seq more
     than MAX_AHEAD past anything the table vouched for (a service the broker dropped messages for,
     or whose session it lost, gets the table's next event before the state that vouches for it)."""
+    claim: float = 30.0
+    """Seconds a service's claim to ask a table for its gaps lasts (controller.pit.archive,
+    claim_replays): renewed every third of it while the table's gaps are open, taken over by another
+    service of the group once it lapses (the one asking was killed)."""
     keepalive: int = 30
 
 
@@ -180,6 +184,9 @@ class _Table:
     """Why its open gaps are still open, as last learned: the table's refusal, its silence, offline."""
     said: bool = False
     """That its gaps stay open was logged as an error; said again, as mended, once they are filled."""
+    claimed_at: float | None = None
+    """When this service last claimed (or renewed its claim) to ask the table for its gaps; None
+    while it holds no claim."""
     held: list[_Message] = field(default_factory=list)
     held_until: float = 0.0
     status: dict = field(default_factory=dict)
@@ -191,6 +198,7 @@ MOST_HELD = 10_000
 """Events waiting for their table's word (a status, a state), held at once; more are refused at once."""
 MOST_DAMAGED = 1000
 OFFLINE = "the table is offline: asked again at its next birth"
+ASKED_BY = "being asked for by another service of the group,"
 MOST_LISTED = 100
 """Tables named in the service's status as lacking seqs, at most."""
 WARN_BURST = 50
@@ -476,7 +484,8 @@ class PitService:
         for t in self._tables.values():
             times.append(t.held_until if t.held else None)
             if self._db_up:
-                times += [t.check_at, t.replays.wake_at(now)]
+                times += [t.check_at, t.replays.wake_at(now),
+                          t.claimed_at + self.tuning.claim / 3 if t.claimed_at is not None else None]
         found = [w for w in times if w is not None]
         return min(found) if found else None
 
@@ -876,6 +885,8 @@ class PitService:
                 log.warning("pit service: table %s is offline, and the archive lacks %s of its seqs (%s): asked for "
                             "once the table is back", t.name, _count_seqs(t.open), _runs(t.open))
             return
+        if t.replays.out is not None or not t.open or now < t.replays.not_before or not self._claim(t, now):
+            return
         request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}", heard=False)
         if request is None:
             return
@@ -898,6 +909,8 @@ class PitService:
             try:
                 if t.check_at is not None and now >= t.check_at:
                     self._check(t, now)
+                if t.claimed_at is not None and now >= t.claimed_at + self.tuning.claim / 3:
+                    self._keep_claim(t, now)
                 out = t.replays.out
                 if out is not None and (now >= out.deadline or self._unheard(out, now)):
                     self._overdue(t, now)
@@ -948,6 +961,33 @@ class PitService:
             return self._pump(t, now)
         self._failed(t, now, f"nothing of the replay of seqs {out.first}-{out.last} came within "
                              f"{t.replays.replay_timeout:g} s")
+
+    def _claim(self, t: _Table, now: float) -> bool:
+        """Whether this service asks the table for its gaps: one service of a group does, so that a
+        gap is replayed once, not once per service. It claims that in the archive (or renews its
+        claim); while another service holds it, this one looks again when that claim lapses."""
+        assert self.archive is not None
+        held = self.archive.claim_replays(t.name, self.client_id, self.tuning.claim)
+        if held is None:
+            t.claimed_at = now
+            if t.why.startswith(ASKED_BY):
+                t.why = ""
+            return True
+        holder, left = held
+        t.claimed_at = None
+        t.why = f"{ASKED_BY} {holder}"
+        t.replays.not_before = now + max(left, self.tuning.grace)
+        return False
+
+    def _keep_claim(self, t: _Table, now: float) -> None:
+        """Every third of Tuning.claim: the claim renewed while the table's gaps are open or a
+        request is out, given back once they are filled."""
+        assert self.archive is not None and t.claimed_at is not None
+        if t.open or t.replays.out is not None:
+            self._claim(t, now)
+        else:
+            self.archive.release_replays(t.name, self.client_id)
+            t.claimed_at = None
 
     def _failed(self, t: _Table, now: float, why: str) -> None:
         """The request out was refused for now, not answered, or its replay stalled: its gaps stay

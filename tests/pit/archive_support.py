@@ -28,7 +28,7 @@ from controller.pit.archive import NOTIFY_CHANNEL
 from controller.pit.service import Tuning
 
 FAST = Tuning(grace=0.3, status_interval=0.1, reply_timeout=3.0, replay_timeout=3.0, retry_delays=(0.3, 0.6, 1.0),
-              db_retry_delays=(0.2, 0.5), vouch_wait=1.0, session_expiry=600)
+              db_retry_delays=(0.2, 0.5), vouch_wait=1.0, session_expiry=600, claim=3.0)
 """Timings for tests: a gap is asked for 0.3 s after it shows, a silent table asked again within a second."""
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]

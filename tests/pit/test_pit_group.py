@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 from archive_support import ARCHIVE_WAIT, FAST, ArchiveView, FakeTable
-from mqtt_support import RunningBroker, running_broker
+from mqtt_support import RunningBroker, Subscriber, running_broker
 
 from controller.watch import MAX_AHEAD
 
@@ -143,3 +143,31 @@ def test_a_tail_the_broker_dropped_is_found_once_the_service_has_caught_up(bound
         assert service.counters()["gaps_opened"] >= 1, "the tail was a gap, asked for"
     finally:
         fake.close()
+
+
+def test_one_service_of_a_group_asks_a_table_and_another_takes_over_once_it_is_gone(broker, pit_factory, fake_table,
+                                                                                   archive_view: ArchiveView):
+    """Both services see the gap (it is the archive's); one asks, under its claim in the archive,
+    so the table replays it once, not once per service. That one stops while it waits for the
+    answer: its claim lapses (Tuning.claim) and the other asks."""
+    fake: FakeTable = fake_table()
+    fake.status()
+    fake.unanswered = 1
+    services = {s.client_id: s for s in (pit_factory(broker, client_id="pit-a", group="share"),
+                                         pit_factory(broker, client_id="pit-b", group="share"))}
+    for seq in range(1, 7):
+        fake.event(seq, publish=seq != 3)
+    (first,) = fake.wait_requests(1)
+    asker = next(name for name in services if first["id"].startswith(f"{name}-"))
+    other = next(name for name in services if name != asker)
+    watcher = Subscriber(broker.host, broker.port, f"casino/_pit/{other}/status")
+    try:  # the other found the gap open in the archive too, and leaves it to the one asking
+        said = watcher.wait_for(lambda m: m.json()["incomplete"].get(fake.table, {}).get("why", "").startswith(
+            "being asked for by another service of the group"), ARCHIVE_WAIT)
+    finally:
+        watcher.close()
+    assert said.json()["incomplete"][fake.table]["why"].endswith(asker)
+    assert services[other].counters()["replay_requests"] == 0 and len(fake.requests) == 1, fake.requests
+    services[asker].stop()
+    archive_view.wait(lambda: archive_view.complete(fake.table, 6), "seq 3, asked for by the other service")
+    assert all(r["id"].startswith(f"{other}-") for r in fake.requests[1:]), fake.requests
