@@ -12,6 +12,7 @@ whole of it, with two and three services.
 
 from __future__ import annotations
 
+import queue
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,8 +94,11 @@ class Statuses:
             status = self.last.get(name)
             return status is not None and status["online"] and not set(tables) & set(status["incomplete"])
         while not all(whole(name) for name in names):
-            message = self.sub.get(ARCHIVE_WAIT)
-            body = message.json()
+            try:
+                body = self.sub.get(ARCHIVE_WAIT).json()
+            except queue.Empty:
+                raise AssertionError(f"no service's status changed for {ARCHIVE_WAIT} s, and not every one says "
+                                     f"it lacks nothing of {tables}") from None
             self.last[body["client_id"]] = body
 
     def close(self) -> None:
