@@ -480,17 +480,16 @@ class Archive:
         with self._tx() as cur:
             return self._holes(cur, table, first - 1, last)
 
-    def claim_replays(self, table: str, by: str, seconds: float) -> tuple[str, float] | None:
+    def claim_replays(self, table: str, by: str, seconds: float) -> str | None:
         """Claim (or renew) for ``seconds`` the asking of ``table`` for its gaps: None when ``by``
-        holds it now; else who holds it, and the seconds until that claim lapses."""
+        holds it now; else who holds it."""
         with self._tx() as cur:
             if cur.execute("UPDATE tables SET replay_by = %(by)s, replay_until = now() + make_interval(secs => %(s)s) "
                            "WHERE table_id = %(t)s AND (replay_by IS NULL OR replay_by = %(by)s OR replay_until < now()) "
                            "RETURNING 1", {"by": by, "s": seconds, "t": table}).fetchone():
                 return None
-            row = cur.execute("SELECT replay_by, greatest(0, extract(epoch FROM replay_until - now())) FROM tables "
-                              "WHERE table_id = %s", (table,)).fetchone()
-        return (row[0], float(row[1])) if row is not None and row[0] is not None else None
+            row = cur.execute("SELECT replay_by FROM tables WHERE table_id = %s", (table,)).fetchone()
+        return row[0] if row is not None else None
 
     def release_replays(self, table: str, by: str) -> None:
         """``by`` no longer asks ``table`` for anything: another service may, at once."""

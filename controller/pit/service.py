@@ -965,18 +965,18 @@ class PitService:
     def _claim(self, t: _Table, now: float) -> bool:
         """Whether this service asks the table for its gaps: one service of a group does, so that a
         gap is replayed once, not once per service. It claims that in the archive (or renews its
-        claim); while another service holds it, this one looks again when that claim lapses."""
+        claim). While another service holds it, this one reads the table's gaps again every grace
+        (a check is cheap): what its status says stays true, and it asks once that claim lapses."""
         assert self.archive is not None
-        held = self.archive.claim_replays(t.name, self.client_id, self.tuning.claim)
-        if held is None:
+        holder = self.archive.claim_replays(t.name, self.client_id, self.tuning.claim)
+        if holder is None:
             t.claimed_at = now
             if t.why.startswith(ASKED_BY):
                 t.why = ""
             return True
-        holder, left = held
         t.claimed_at = None
         t.why = f"{ASKED_BY} {holder}"
-        t.replays.not_before = now + max(left, self.tuning.grace)
+        t.replays.not_before = now + self.tuning.grace
         return False
 
     def _keep_claim(self, t: _Table, now: float) -> None:
