@@ -239,7 +239,10 @@ class FakeTable:
         self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(WAIT)
 
     def _on_command(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        req = json.loads(msg.payload)
+        try:
+            req = json.loads(msg.payload)
+        except ValueError:
+            return  # not a command: a real table refuses it (controller.commands), this one ignores it
         with self.cond:
             self.requests.append(req)
             self.cond.notify_all()
@@ -247,7 +250,7 @@ class FakeTable:
             if self.unanswered > 0:
                 self.unanswered -= 1
                 return
-        reply: dict[str, Any] = {"id": req["id"], "command": "replay"}
+        reply: dict[str, Any] = {"id": req.get("id"), "command": "replay"}
         if self.refuse is not None:
             reply |= {"ok": False, "error": self.refuse}
         else:

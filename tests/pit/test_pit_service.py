@@ -319,6 +319,28 @@ def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_facto
     assert not archive_view.rejects(), "rejects holds refused events only (every service sees a status)"
 
 
+def test_others_requests_and_garbage_on_cmd_replay_change_nothing(broker, pit_factory, fake_table, archive_view):
+    """A service hears every cmd/replay (its own come back to it, replays.Request): another client's
+    request, one without an id, bytes that are not JSON are the table's to answer or refuse. The
+    service counts nothing, refuses nothing, asks nothing, and goes on."""
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+    seen = service.counters()["received"]
+    fake.raw(f"{fake.base}/cmd/replay", b"\xff not JSON")
+    fake.send("cmd/replay", {"from": 1, "to": 1})
+    fake.send("cmd/replay", {"id": f"{service.client_id}-1", "from": 1, "to": 1})  # an id like its own once were
+    assert service.wait(lambda c: c["received"] >= seen + 3, WAIT), service.counters()
+    fake.event(2)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 2), "the next event archived")
+    counts = service.counters()
+    assert counts["rejected"] == counts["bad_reply"] == counts["internal_errors"] == counts["replay_requests"] == 0, \
+        counts
+    assert not archive_view.rejects() and not archive_view.gaps(fake.table)
+
+
 def test_events_before_the_status_wait_for_it(broker, pit_factory, fake_table, archive_view):
     """A persistent session's queued events can come before the retained status: they wait for it
     (Tuning.vouch_wait) rather than being refused."""
