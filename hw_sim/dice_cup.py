@@ -11,7 +11,9 @@ Faults by name (:meth:`SimDiceCup.inject`, scheduled by :mod:`hw_sim.faults`): `
 ``replug`` (a new bus address, the report queue lost, the sequence from 0), ``stall`` (the
 interrupt endpoint halts until the host clears it; queued reports are kept),
 ``malformed_report`` (the next shake's reading goes out with a broken CRC, or ``data=`` bytes
-now), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
+now), ``repeat_report`` (the last report goes out again, the same bytes: a duplicate),
+``stale_report`` (an earlier report goes out again, out of order: ``back=`` reports back, default
+3), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
 """
 
 from __future__ import annotations
@@ -174,6 +176,14 @@ class SimDiceCup:
             else:
                 with self._cond:
                     self._armed.append((name, kw))
+        elif name in ("repeat_report", "stale_report"):
+            back = 1 if name == "repeat_report" else int(kw.get("back", 3))
+            with self._cond:
+                if self.plugged and len(self.sent) >= back:   # nothing to send again before that
+                    again = self.sent[-back]
+                    self._reports.append((again[1], again))
+                    self.sent.append(again)
+                    self._cond.notify_all()
         elif name == "stall":
             with self._cond:
                 self.halted = True
@@ -186,7 +196,8 @@ class SimDiceCup:
             self.self_test_failing = tuple(kw.get("dice", (1,)))
         else:
             raise ValueError(f"{self.KIND}: no fault named {name!r}; known: die_on_edge, die_unreadable, "
-                             "lifted_early, malformed_report, self_test_fails, stall, unplug, replug")
+                             "lifted_early, malformed_report, repeat_report, stale_report, self_test_fails, stall, "
+                             "unplug, replug")
 
     def unplug(self) -> None:
         """Pull the cable: every transfer fails with ENODEV, queued reports are lost with the power."""

@@ -5,7 +5,7 @@ took the table's client id for a moment -- reaches nobody (the table's session i
 dealer who pressed ``deal`` and sees nothing happen presses again. So does this: the last press
 is pressed again, with the same ``id``, each time the table says it is online again, until a
 newer prompt shows that the table moved on. The controller answers a repeated ``id`` without
-carrying it out twice (controller.answered), so a press that did arrive is not doubled. Nothing
+carrying it out twice (controller.table.answered), so a press that did arrive is not doubled. Nothing
 waits on a timer: the table's own birth is the signal.
 """
 

@@ -1,14 +1,14 @@
 """For tests in which the test thread plays the table thread: a publisher's socket is served
-only while somebody waits in its reactor (controller.reactor), as the table loop does."""
+only while somebody waits in its reactor (controller.table.reactor), as the table loop does."""
 
 from __future__ import annotations
 
 import queue
 import time
 
-from controller.inbox import Inbox
-from controller.publisher import Publisher
-from controller.reactor import Reactor
+from controller.table.inbox import Inbox
+from controller.table.publisher import Publisher
+from controller.table.reactor import Reactor
 
 
 def served(publisher: Publisher, inbox: Inbox) -> Inbox:

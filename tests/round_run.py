@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import cards
 from games.registry import get
 

@@ -1,10 +1,10 @@
 """The system's clocks as a test sets them, for the journal's ``received`` stamps
-(controller/journal_clock.py): a wall clock that can be stepped, a monotonic clock
+(controller/table/journal_clock.py): a wall clock that can be stepped, a monotonic clock
 that only runs, and a boot id that changes when the machine reboots."""
 
 from __future__ import annotations
 
-from controller.journal_clock import ClockReading
+from controller.table.journal_clock import ClockReading
 
 
 class ScriptedClock:

@@ -1,6 +1,6 @@
 """A whole simulated table for end-to-end tests: hw_sim + controller + a pit subscriber.
 
-The controller is built exactly as `tablectl demo` builds it (controller.app),
+The controller is built exactly as `tablectl demo` builds it (controller.table.app),
 the devices sit behind real pseudo-terminals (or hwsim://), and everything
 the test asserts on comes from a separate MQTT subscriber: what the pit sees.
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from controller.app import build_controller, mock_press
 from controller.cli import SIM_CONFIG_DIR, sim_config, sim_rig, sim_table_config
-from controller.config import load_config, parse_config
-from controller.pit_client import PitClient
-from controller.schemas import validate_event
+from controller.pit.client import PitClient
+from controller.shared.schemas import validate_event
+from controller.table.app import build_controller, mock_press
+from controller.table.config import load_config, parse_config
 from hw_sim.rig import SimRig
 
 WAIT = 30.0

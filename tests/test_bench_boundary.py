@@ -19,7 +19,7 @@ def _imported(*code_or_args: str) -> set[str]:
 
 def test_tablectl_run_imports_no_hw_sim() -> None:
     modules = _imported("-m", "controller.cli", "run", "--help")
-    assert "controller.config" in modules   # the CLI ran (as __main__) and loaded what run needs
+    assert "controller.table.config" in modules   # the CLI ran (as __main__) and loaded what run needs
     assert not [m for m in modules if m.split(".")[0] == "hw_sim"]
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.schemas import event_kinds
+from controller.shared.schemas import event_kinds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,20 +42,20 @@ def _run(site: Path, *args: str, timeout: float = 60) -> subprocess.CompletedPro
 
 
 def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
-    data = installed / "controller" / "data"
-    shipped = sorted(p.stem for p in (data / "schemas" / "events").glob("*.json"))
+    schemas = installed / "controller" / "shared" / "data" / "schemas"
+    shipped = sorted(p.stem for p in (schemas / "events").glob("*.json"))
     assert shipped == event_kinds() and len(shipped) >= 20
     for name in ("command", "reply", "state", "status", "envelope", "defs"):
-        assert (data / "schemas" / f"{name}.json").is_file(), name
-    assert (data / "baccarat-sim.toml").is_file()
+        assert (schemas / f"{name}.json").is_file(), name
+    assert (installed / "controller" / "data" / "baccarat-sim.toml").is_file()
     # every game's own narrowed event schemas (watch checks a table's events against its game's)
     games = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").glob("*/schemas/*.json"))
     assert len(games) >= 10
     for rel in games:
         assert (installed / rel).is_file(), f"{rel} is not in the wheel"
-    # the pit board's page (controller.pit.web serves it from the package)
+    # the pit board's page (controller.pit.board.web serves it from the package)
     for name in ("board.html", "board.css", "board.js", "login.html"):
-        assert (installed / "controller" / "pit" / "static" / name).is_file(), name
+        assert (installed / "controller" / "pit" / "board" / "static" / name).is_file(), name
     # the pit archive's migrations (tablectl pit applies them at start)
     migrations = sorted(p.name for p in (ROOT / "controller" / "pit" / "migrations").glob("*.sql"))
     assert migrations and sorted(p.name for p in (installed / "controller" / "pit" / "migrations").glob("*.sql")) \
@@ -64,15 +64,16 @@ def test_the_wheel_has_every_schema_and_the_sim_config(installed: Path) -> None:
     for name in ("__init__", "__main__", "harness", "sim_worker", "workers"):
         assert (installed / "hw_sim" / "bench" / f"{name}.py").is_file(), name
     # and the checkout's docs/schemas and config/baccarat-sim.toml are those same files
-    assert (ROOT / "docs" / "schemas").resolve() == (ROOT / "controller" / "data" / "schemas").resolve()
-    assert (ROOT / "config" / "baccarat-sim.toml").read_bytes() == (data / "baccarat-sim.toml").read_bytes()
+    assert (ROOT / "docs" / "schemas").resolve() == (ROOT / "controller" / "shared" / "data" / "schemas").resolve()
+    assert (ROOT / "config" / "baccarat-sim.toml").read_bytes() == \
+        (installed / "controller" / "data" / "baccarat-sim.toml").read_bytes()
 
 
 def test_an_installed_controller_checks_commands_and_deals_the_demo(installed: Path) -> None:
     probe = _run(installed, "-c", (
         "import controller, json\n"
-        "from controller.commands import parse\n"
-        "from controller.inbox import Command\n"
+        "from controller.table.commands import parse\n"
+        "from controller.table.inbox import Command\n"
         "r = parse(Command('replay', b'{\"id\": 1, \"from\": 2, \"to\": 3}', 't'), remote_buttons=False)\n"
         "print(controller.__file__)\n"
         "print(r.name, r.args)\n"))

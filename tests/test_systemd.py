@@ -29,8 +29,8 @@ from mqtt_support import RunningBroker
 from sim_table import sim_config_file
 
 from controller.cli import _Watchdog, watchdog_problems
-from controller.sdnotify import notify, watchdog_interval
-from controller.table import Health
+from controller.table.loop import Health
+from controller.table.sdnotify import notify, watchdog_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEMD = ROOT / "systemd"
@@ -376,7 +376,7 @@ class Sim:
     """`tablectl sim` in its own process; its stdout is drained by a thread."""
 
     def __init__(self, config: Path) -> None:
-        self.proc = subprocess.Popen([*TABLECTL, "sim", "--config", str(config), "--seed", "5"],
+        self.proc = subprocess.Popen([*TABLECTL, "sim", "--config", str(config), "--seed", "5", "--pace", "fast"],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         self.up = threading.Event()

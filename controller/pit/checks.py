@@ -1,8 +1,8 @@
 """What a message must be before the pit service uses it: the topic it came on, its JSON, its
 schema, and (for an event) that PostgreSQL can hold it.
 
-Everything on the broker is untrusted (controller/watch.py says why); the pit service runs the
-same checks as ``tablectl watch`` (controller.schemas, the table of the topic, ``seq`` a plain
+Everything on the broker is untrusted (controller/pit/watch/command.py says why); the pit service runs the
+same checks as ``tablectl watch`` (controller.shared.schemas, the table of the topic, ``seq`` a plain
 integer) and adds what an archive needs: strict JSON (no NaN), no NUL character (jsonb cannot
 hold one), a ``ts`` and a ``round`` that fit their columns. Each refusal is a :class:`Bad` with a
 category (the service's counter) and a reason a person can act on.
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.archive import ArchivedEvent
-from controller.pit_client import parse_payload
-from controller.schemas import SchemaError, show, validate, validate_event
-from controller.watch import SEQ_MAX, TABLE_ID
+from controller.pit.client import parse_payload
+from controller.pit.watch.command import SEQ_MAX, TABLE_ID
+from controller.shared.schemas import SchemaError, show, validate, validate_event
 from games import registry
 
 MALFORMED = "malformed"
@@ -88,7 +88,7 @@ def parse_topic(prefix: str, topic: str) -> Topic:
 
 
 def parse_object(payload: bytes) -> dict[str, Any]:
-    """The payload as a JSON object (controller.pit_client's rules), or :class:`Bad`."""
+    """The payload as a JSON object (controller.pit.client's rules), or :class:`Bad`."""
     value, why = parse_payload(payload)
     if why is not None:
         raise Bad(MALFORMED, why)

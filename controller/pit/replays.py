@@ -2,7 +2,7 @@
 what a reply means. No I/O and no clock of its own (the service passes ``now``), so the
 policy is tested without a broker.
 
-The same rules as ``tablectl watch --replay`` (controller/watch.py, docs/internals.md "Replay"):
+The same rules as ``tablectl watch --replay`` (controller/pit/watch/command.py, docs/internals.md "Replay"):
 one request per table at a time, at most the controller's ``REPLAY_LIMIT`` seqs, cut to what is
 still missing when it goes; a refusal or a silence is asked again after :data:`RETRY_DELAYS`.
 An archive never gives a gap up while the table may still send it: after the last delay it goes
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from controller.pitview import REPLAY_LIMIT
+from controller.pit.lines import REPLAY_LIMIT
 
 RETRY_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0)
 """Seconds before asking again after the 1st, 2nd ... refusal or silence; the last repeats."""
@@ -65,7 +65,7 @@ class Refusal:
 
 
 def read_refusal(error: str) -> Refusal:
-    """The table's reason (controller.table ``_queue_replay``) read for what it means."""
+    """The table's reason (controller.table.loop ``_queue_replay``) read for what it means."""
     if match := _PRUNED.search(error):
         return Refusal("pruned", int(match.group(1)))
     if match := _BEYOND.search(error):

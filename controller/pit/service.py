@@ -46,7 +46,6 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from controller.mqtt_socket import tcp_no_delay
 from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
 from controller.pit.checks import (
     CATEGORIES,
@@ -61,6 +60,7 @@ from controller.pit.checks import (
     parse_object,
     parse_topic,
 )
+from controller.pit.lines import REPLAY_LIMIT
 from controller.pit.replays import (
     REPLAY_TIMEOUT,
     REPLY_TIMEOUT,
@@ -71,8 +71,8 @@ from controller.pit.replays import (
     read_refusal,
 )
 from controller.pit.seqs import SeqRuns
-from controller.pitview import REPLAY_LIMIT
-from controller.watch import MAX_AHEAD, implausible
+from controller.pit.watch.command import MAX_AHEAD, implausible
+from controller.shared.mqtt_socket import tcp_no_delay
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ SET_HAND: dict = {
         "id": {"type": ["string", "integer"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 7},
         "two": {"type": "array", "items": {"type": "string", "maxLength": 8}, "minItems": 2, "maxItems": 2,
-                "x-why": "the two-card hand: two card codes such as AS and JK"},
+                "x-why": "the two-card hand: two card codes (a rank 2-10, J, Q, K or A and a suit C, D, H or S; JK the joker)"},
         "five": {"type": "array", "items": {"type": "string", "maxLength": 8}, "minItems": 5, "maxItems": 5,
                  "x-why": "the five-card hand: five card codes"},
     },

@@ -54,7 +54,7 @@ from games.round import (
     RoundMachine,
     Verdict,
 )
-from games.round.lifecycle import _alarm_code
+from games.round.devices import alarm_code
 from games.round.steps import DiceDue, PressDue, Step, Steps
 
 HAND_BUTTONS: tuple[str, ...] = tuple(f"hand_{place}" for place in range(1, rules.HANDS + 1))
@@ -374,7 +374,8 @@ class DoubleHandRound(Steps, PlayerDealer, RoundMachine):
                 when = f"is not one of seats 1..{self.seats}"
             raise Refused(f"seat {step.seat}'s hand is being set; seat {seat} {when} (P9-P10: the designated "
                           "player's hand first, then clockwise from its left)")
-        entered = [self._entered(code) for code in two_codes + five_codes]
+        entered = [self._entered(code, f"{key}[{i}]") for key, codes in (("two", two_codes), ("five", five_codes))
+                   for i, code in enumerate(codes)]
         hand = self.row[self.out[seat]]
         if Counter(entered) != Counter(hand):
             raise Refused(self._mismatch(seat, hand, entered))
@@ -385,15 +386,17 @@ class DoubleHandRound(Steps, PlayerDealer, RoundMachine):
         self._set(seat, setting, "dealer")
         return {"seat": seat, **setting.to_dict()}
 
-    def _entered(self, code: str) -> Card:
-        """A code the dealer typed. Only a code that is no card of this deck is quoted back (it
-        cannot be a card of a hand still face down)."""
+    def _entered(self, code: str, where: str) -> Card:
+        """A code the dealer typed, at ``where`` (``five[2]``). A code that is not a card of this
+        deck is refused by its place, never quoted: the refusal is published, and what was typed
+        may be a card of a hand still face down, mistyped (controller.table.commands)."""
         try:
             found = card(code)
-        except CardCodeError as exc:
-            raise Refused(f"{code!r} is not a card code ({exc.reason})") from None
+        except CardCodeError:
+            raise Refused(f"{where} is not a card code: a rank (2-10, J, Q, K, A) then a suit (C, D, H, S), "
+                          "or JK for the joker") from None
         if self.spec.counts.get(found, 0) == 0:
-            raise Refused(f"{code} is not a card of this deck (52 cards and a joker, D)")
+            raise Refused(f"{where} is not a card of this deck (52 cards and a joker, D)")
         return found
 
     def _mismatch(self, seat: int, hand: Sequence[Card], entered: Sequence[Card]) -> str:
@@ -457,7 +460,7 @@ class DoubleHandRound(Steps, PlayerDealer, RoundMachine):
         if (role is not None and role.reads_cards and self.state == "dealing" and code in LINK_FAULTS
                 and not self._needs_shuffler()):
             what = "went offline" if code == "offline" else f"lost its link ({code})"
-            self._alarm(_alarm_code(device, code), "warning",
+            self._alarm(alarm_code(device, code), "warning",
                         f"the {device} {what} during round {self.round}: every hand is out and counted, so the "
                         "round goes on without it", expected=self._expected_text(),
                         action=f"check the {device}'s cable and power before the next shuffle")

@@ -360,7 +360,7 @@ class HotActionRound(Steps, PlayerDealer, ShoePlay, RoundMachine):
         found no two card 22 the new hand cannot rank as one: H14). By the Banker: the card plays."""
         by = args.get("by")
         if by not in EXPOSED_BY:
-            raise Refused(f"by must be one of {', '.join(EXPOSED_BY)}, not {by!r} (H13)")
+            raise Refused(f"by: must be one of {', '.join(EXPOSED_BY)} (H13)")
         if self.state != "dealing":
             raise Refused(f"no Banker's hole card is on the layout (state {self.state}); H13 applies while it "
                           "is face down")

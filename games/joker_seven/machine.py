@@ -109,6 +109,9 @@ class JokerSevenRound(Steps, RoundMachine):
     def _shuffle_due(self) -> bool:
         return not self.proved  # settled after a right count: the shuffle of rule 7 is done
 
+    def _result_published(self) -> bool:
+        return self.proved  # the result goes out only once the count proves the deck (rule 12)
+
     def _buttons(self) -> list[str]:
         lit = super()._buttons()
         if self.state == "result" and not self.proved:

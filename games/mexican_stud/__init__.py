@@ -41,7 +41,7 @@ UP_CARDS: dict = {
                    "x-why": "the card whose betting round is due: 2 (the first up card) to 5"},
         "cards": {"type": "object", "maxProperties": MAX_SEATS, "additionalProperties": CODE,
                   "x-why": "each seat still in and its card's code, or \"down\" where it was dealt face down, "
-                           "such as {\"1\": \"AS\", \"4\": \"down\"}"},
+                           "as {\"<seat>\": \"<card code>\" or \"down\"}"},
     },
     "required": ["street", "cards"],
     "additionalProperties": False,

@@ -151,7 +151,7 @@ class PaiGowTilesRound(Steps, PlayerDealer, NoDeck, RoundMachine):
         for key, entry in seats_in.items():
             seat = _seat_number(key, self.seats)
             if seat is None:
-                raise Refused(f"seat {str(key)[:8]!r} is not one of seats 1..{self.seats}")
+                raise Refused(f"seats: a key is not one of seats 1..{self.seats}")
             if seat == self.banker:
                 raise Refused(f"seat {seat} holds the player-dealer position: its hand is the player_dealer's")
             try:

@@ -133,10 +133,14 @@ def read_hand(entry: Mapping[str, Any], *, gee_joon_wild: bool = True) -> Entere
 def _tiles(codes: Any, where: str) -> list[Tile]:
     if not isinstance(codes, list | tuple):
         raise HandRefused(f"{where}: a list of tiles such as [\"6-6\", \"4-5\"], not {type(codes).__name__}")
-    try:
-        return [tile(c) for c in codes]
-    except ValueError as exc:
-        raise HandRefused(f"{where}: {exc}") from None
+    found = []
+    for i, code in enumerate(codes):
+        try:
+            found.append(tile(code))
+        except ValueError:   # named by its place, never quoted: a refusal is published
+            raise HandRefused(f"{where}[{i}] is not a tile: a tile is its two halves' spots, 1 to 6 each, as "
+                              "\"6-6\" or \"1-2\"") from None
+    return found
 
 
 def _four(found: Sequence[Tile], said: str) -> None:

@@ -56,7 +56,9 @@ class TimeClock:
         due = [s for s in players if self._paid_until.get(s, float("-inf")) <= now]
         for seat in due:
             self._paid_until[seat] = now + self.period
-        left = {str(s): int((self._paid_until[s] - now) // 60) for s in players}
+        # Whole seconds first: ``now + period - now`` is not ``period`` in floating point for every
+        # ``now`` (a monotonic clock of some hours' uptime gave 1799.9999 s, "29 minutes left").
+        left = {str(s): round(self._paid_until[s] - now) // 60 for s in players}
         return {"time_due": due, "fee": self.fee_each * len(due), "time_left": left}
 
 

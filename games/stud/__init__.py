@@ -40,7 +40,7 @@ UP_CARDS: dict = {
         "street": {"type": "integer", "minimum": 3, "maximum": 7},
         "cards": {"type": "object", "maxProperties": MAX_SEATS,
                   "additionalProperties": {"type": "string", "maxLength": 8},
-                  "x-why": "each seat still in and its up card's code, such as {\"1\": \"AS\", \"4\": \"10H\"}"},
+                  "x-why": "each seat still in and its up card's code, as {\"<seat>\": \"<card code>\"}"},
     },
     "required": ["street", "cards"],
     "additionalProperties": False,

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 def tcp_no_delay(_client: Any, _userdata: Any, sock: Any) -> None:
     """paho ``on_socket_open``: send each packet at once. Nagle's algorithm held a button press
-    back by up to 40 ms (the controller's clients do the same: controller/mqtt_socket.py)."""
+    back by up to 40 ms (the controller's clients do the same: controller/shared/mqtt_socket.py)."""
     with contextlib.suppress(OSError, AttributeError):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 

@@ -1,9 +1,9 @@
-"""controller.answered: which commands count as the same one, and for how long."""
+"""controller.table.answered: which commands count as the same one, and for how long."""
 
 from __future__ import annotations
 
-from controller.answered import KEEP_SECONDS, AnsweredCommands
-from controller.commands import Request
+from controller.table.answered import KEEP_SECONDS, AnsweredCommands
+from controller.table.commands import Request
 
 ANSWER = {"ok": True, "request_id": "p-1", "data": {"state": "bets"}, "error": None}
 

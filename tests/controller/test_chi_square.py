@@ -9,7 +9,7 @@ import re
 import pytest
 from scipy.stats import chi2
 
-from controller.chi_square import chi_square_sf, goodness_of_fit
+from controller.table.chi_square import chi_square_sf, goodness_of_fit
 
 XS = (1e-6, 0.01, 0.3, 1.0, 2.5, 5.0, 9.24, 11.07, 15.09, 20.515, 25.0, 40.0, 80.0, 200.0, 700.0)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import ConfigError, load_config, parse_config
+from controller.table.config import ConfigError, load_config, parse_config
 from games import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +48,24 @@ def test_example_config_loads() -> None:
     assert set(config.gpio.seat_lights) == {"action", "player_dealer"}
     assert config.devices["shoe"].kind == "card_shoe" and config.devices["shuffler"].kind == "shuffler"
     assert config.dealer.remote_buttons is False
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "config").glob("*.toml")), ids=lambda p: p.name)
+def test_every_example_config_loads(path: Path) -> None:
+    """Each file in config/ is what a table would run: checked as `tablectl run` checks it, and its
+    devices are exactly the roles its game needs with those options."""
+    config = load_config(path)
+    entry = registry.get(config.table.game)
+    assert set(config.devices) == set(entry.roles_with(config.options))
+    if not path.stem.endswith("-sim"):   # a production example: real hardware, and the pit opens it
+        assert config.gpio is not None and config.gpio.pin_factory == "default"
+        assert config.table.autostart is False
+        assert all(not (dev.url or "").startswith("/tmp") for dev in config.devices.values())
+
+
+def test_every_game_has_a_production_example() -> None:
+    games = {load_config(path).table.game for path in (ROOT / "config").glob("*.toml") if not path.stem.endswith("-sim")}
+    assert games == set(registry.PACKAGES), f"without an example: {sorted(set(registry.PACKAGES) - games)}"
 
 
 def test_defaults_of_a_minimal_config() -> None:
@@ -234,7 +252,7 @@ def _number_keys(schema: dict, path: tuple[str, ...] = ()) -> list[tuple[str, ..
 def _float_keys() -> list[tuple[tuple[str, ...], dict]]:
     """(path, the rest of a config) for every float the config takes: its own sections', each
     device kind's settings and each game's options, found in the schemas (not listed by hand)."""
-    from controller.config_schema import CONFIG_SCHEMA
+    from controller.table.config_schema import CONFIG_SCHEMA
     from drivers.kinds import KINDS
 
     base = {"table": {"id": "t-1", "game": "baccarat"}}
@@ -262,7 +280,7 @@ def test_the_float_keys_are_found_in_the_schemas() -> None:
 def test_every_float_key_refuses_nan_and_the_infinities(path: tuple[str, ...], rest: dict, value: float) -> None:
     """`warn_at = nan` stopped the table at start and `heartbeat_timeout = nan` the watchdog's pings:
     JSON Schema's minimum and maximum let nan through. Each float key names itself, once."""
-    from controller.config import parse_raw
+    from controller.table.config import parse_raw
 
     raw = json.loads(json.dumps(rest))  # a deep copy
     node = raw

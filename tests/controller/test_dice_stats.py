@@ -1,4 +1,4 @@
-"""Dice integrity (controller/dice_stats.py): what counts as a throw, the counts' journal form,
+"""Dice integrity (controller/table/dice_stats.py): what counts as a throw, the counts' journal form,
 resets, and the dice_bias finding -- on hand-worked counts, and on a simulated cup read by the
 real pyusb driver with one loaded die and one fair die (seeded)."""
 
@@ -10,8 +10,8 @@ import queue
 
 import pytest
 
-from controller.dice_stats import MIN_SHAKES, DiceStats
-from controller.schemas import validate
+from controller.shared.schemas import validate
+from controller.table.dice_stats import MIN_SHAKES, DiceStats
 from drivers.dice_cup import DiceCupDriver
 from drivers.events import CupShaken, DiceRead
 from hw_sim.dice_cup import PRODUCT_ID, VENDOR_ID, SimDiceCup, loaded_weights
@@ -90,7 +90,7 @@ def test_reset_names_the_cups_it_has() -> None:
     stats = DiceStats({"cup": 3, "cup2": 2})
     throw(stats, 1, 2, 3)
     assert stats.reset("cup") == 1 and stats.cups["cup"].shakes == 0
-    with pytest.raises(KeyError, match="no dice cup 'dice': the table's cups are cup, cup2"):
+    with pytest.raises(KeyError, match="cup: no such dice cup; the table's cups are cup, cup2"):
         stats.reset("dice")
 
 

@@ -14,12 +14,12 @@ import pytest
 from dice_game import GAME
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
-from controller.config import parse_config
-from controller.inbox import Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.schemas import validate, validate_event
-from controller.table import Table
+from controller.shared.schemas import validate, validate_event
+from controller.table.config import parse_config
+from controller.table.inbox import Inbox
+from controller.table.journal import Journal
+from controller.table.loop import Table
+from controller.table.publisher import Publisher
 from drivers.events import CupClosed, CupShaken, DeviceOnline, DiceRead
 from games import registry
 
@@ -166,7 +166,7 @@ def test_a_biased_die_raises_dice_bias_once_and_the_pit_resets_the_counts(make) 
     fresh = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 0)
     assert not fresh["cups"]["cup"]["dice"][0]["biased"]
     refused = h.command("dice_reset", {"id": "r2", "cup": "dice"})
-    assert not refused["ok"] and refused["error"] == "refused: no dice cup 'dice': the table's cups are cup"
+    assert not refused["ok"] and refused["error"] == "refused: cup: no such dice cup; the table's cups are cup"
     bad = h.command("dice_reset", {"id": "r3"})
     assert not bad["ok"] and bad["error"].startswith("bad dice_reset command: cup")
 
@@ -196,19 +196,21 @@ def test_damaged_counts_in_the_journal_start_afresh_with_a_warning(make, tmp_pat
     assert h.dice()["cups"]["cup"]["shakes"] == 0
 
 
-def test_tablectl_sim_says_it_cannot_serve_a_cup_to_another_process(dice_high, tmp_path: Path, capsys) -> None:
+def test_tablectl_sim_serves_a_cup_only_on_a_unix_socket(dice_high, tmp_path: Path, capsys) -> None:
+    """A cup whose backend is libusb (a real table's config) cannot be served to another process:
+    the key is named, with what to write instead."""
     from controller.cli import main
 
     path = tmp_path / "dh.toml"
     path.write_text(CONFIG.format(port=1883, journal=tmp_path / "j.db"))
     assert main(["sim", "--config", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "devices.cup: tablectl sim cannot serve a dice_cup to a controller in another process" in err
-    assert "run tablectl demo" in err
+    assert ("devices.cup.backend: tablectl sim serves a dice_cup to the controller on a Unix socket: "
+            'backend = "unix:/PATH" (e.g. "unix:/tmp/tablectl-sim/dh-01/cup.sock"), not \'libusb1\'') in err
 
 
 def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
-    from controller.config import ConfigError
+    from controller.table.config import ConfigError
 
     text = (CONFIG.format(port=1883, journal=tmp_path / "j.db")
             .replace("vendor_id = 0x1209", "vendor_id = 0x12090").replace("product_id = 0xd1ce\n", "")
@@ -218,7 +220,8 @@ def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
     assert str(caught.value).splitlines() == [
         "dh.toml: devices.cup.vendor_id: must be the cup's USB vendor id, 0 to 0xffff (in TOML: 0x1209) (got 73872)",
         "dh.toml: devices.cup.dice: must be the number of dice in the cup, 1 to 8 (a report carries at most 8) (got 9)",
-        "dh.toml: devices.cup.backend: must be libusb1 (the default), libusb0, openusb, or a simulator's hwsim://NAME "
+        "dh.toml: devices.cup.backend: must be libusb1 (the default), libusb0, openusb, unix:/PATH (a device served "
+        "on a Unix socket, as tablectl sim serves its cup; at most 107 bytes of path), or a simulator's hwsim://NAME "
         '(got "usb0")',
         "dh.toml: devices.cup.read_timeout: must be more than 0 (got 0)",
         "dh.toml: devices.cup.product_id: is required",

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from scripted_clock import ScriptedClock
 
-from controller.journal import Journal, Pending
-from controller.journal_check import APPLICATION_ID
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
+from controller.table.journal import Journal, Pending
+from controller.table.journal_check import APPLICATION_ID
 from games.cards import card
 
 

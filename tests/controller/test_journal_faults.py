@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal, Pending
-from controller.journal_check import APPLICATION_ID, SEQ_MAX, JournalError
+from controller.table.journal import Journal, Pending
+from controller.table.journal_check import APPLICATION_ID, SEQ_MAX, JournalError
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ delivered mark (a PUBACK) does not, and the connection is back at FULL after it.
 
 `tablectl bench` found half of the table thread's time at full speed in fsyncs of
 delivered marks; losing the newest marks in a power cut only resends those
-events (a duplicate by seq), so their commit does not wait (controller/journal.py).
+events (a duplicate by seq), so their commit does not wait (controller/table/journal.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 
-from controller.journal import Journal, Pending
+from controller.table.journal import Journal, Pending
 
 
 def _statements(journal: Journal) -> list[str]:

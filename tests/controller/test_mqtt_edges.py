@@ -18,10 +18,10 @@ from typing import Any
 from mqtt_support import WAIT, RunningBroker
 from reactor_support import take
 
-from controller.config import MqttSection
-from controller.inbox import Connected, Disconnected, Inbox
-from controller.publisher import Publisher
-from controller.reactor import Reactor
+from controller.table.config import MqttSection
+from controller.table.inbox import Connected, Disconnected, Inbox
+from controller.table.publisher import Publisher
+from controller.table.reactor import Reactor
 
 
 def _read_packet(conn: socket.socket) -> tuple[int | None, bytes]:
@@ -134,7 +134,7 @@ def test_a_listener_that_never_answers_connect_is_said_so_once(caplog) -> None:
     publisher = Publisher(MqttSection(host="127.0.0.1", port=fake.port, prefix="casino", keepalive=5,
                                       reconnect_max_delay=1), "rv-05", inbox, game="baccarat")
     reactor = Reactor(inbox, publisher)
-    caplog.set_level(logging.DEBUG, logger="controller.publisher")
+    caplog.set_level(logging.DEBUG, logger="controller.table.publisher")
     try:
         publisher.start(1)
         end = time.monotonic() + 4 * WAIT

@@ -27,10 +27,10 @@ from mqtt_support import WAIT, RunningBroker, running_broker
 from paho.mqtt.enums import CallbackAPIVersion
 from reactor_support import served, take
 
-from controller.config import ConfigError, MqttSection, parse_config
-from controller.inbox import Connected, Inbox
-from controller.mqtt_tls import tls_context
-from controller.publisher import Publisher
+from controller.shared.mqtt_tls import tls_context
+from controller.table.config import ConfigError, MqttSection, parse_config
+from controller.table.inbox import Connected, Inbox
+from controller.table.publisher import Publisher
 from hw_sim.broker import free_port, wait_for_port
 
 
@@ -145,7 +145,7 @@ def test_the_table_publishes_over_tls(pki: Pki, tls_broker: TlsBroker, strict: b
 def test_a_broker_that_fails_verification_is_never_talked_to(pki: Pki, tls_broker: TlsBroker, caplog,
                                                              case: str, host: str, tls: dict, reason: str | None) -> None:
     port = tls_broker.strict_port if reason is None else tls_broker.port
-    caplog.set_level(logging.DEBUG, logger="controller.publisher")
+    caplog.set_level(logging.DEBUG, logger="controller.table.publisher")
     publisher, inbox = _publisher(port, host, **{k: getattr(pki, v) for k, v in tls.items()})
     try:
         assert not _connected(inbox, timeout=2.0), case  # it retries meanwhile (every 0.2 s here)

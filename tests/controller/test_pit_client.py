@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from mqtt_support import WAIT, RunningBroker, Subscriber
 
-from controller.pit_client import MAX_PAYLOAD, PitClient, parse_payload
+from controller.pit.client import MAX_PAYLOAD, PitClient, parse_payload
 
 
 def test_a_callback_that_raises_is_counted_and_the_next_message_still_arrives(

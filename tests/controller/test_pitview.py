@@ -1,6 +1,6 @@
 """The pit's terminal view: de-duplication and gaps by seq, and what it prints."""
 
-from controller.pitview import PitView, SeqTracker
+from controller.pit.lines import PitView, SeqTracker
 
 
 def env(seq: int, kind: str, data: dict, table: str = "t1") -> dict:
@@ -20,7 +20,7 @@ def test_seq_tracker_counts_duplicates_and_gaps_per_table():
 
 
 def test_a_long_gap_is_handed_over_whole_and_fills_split_it():
-    """How much of a gap to ask for, and in which requests, is the asker's (controller.watch):
+    """How much of a gap to ask for, and in which requests, is the asker's (controller.pit.watch.command):
     split here, a gap of 1e9 seqs was 100,000 tuples."""
     t = SeqTracker()
     t.accept("a", 1)

@@ -21,11 +21,11 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from reactor_support import served
 
-from controller.config import MqttSection
-from controller.inbox import Acked, Command, Connected, Disconnected, Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
+from controller.table.config import MqttSection
+from controller.table.inbox import Acked, Command, Connected, Disconnected, Inbox
+from controller.table.journal import Journal
+from controller.table.publisher import Publisher
 
 TABLE = "pub-01"
 

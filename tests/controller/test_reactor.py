@@ -1,4 +1,4 @@
-"""controller.inbox.Inbox and controller.reactor.Reactor: one thread waits on the inbox and the
+"""controller.table.inbox.Inbox and controller.table.reactor.Reactor: one thread waits on the inbox and the
 MQTT socket at once (issue 11), and wakes only when one of them is ready or a deadline is due."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 from mqtt_support import WAIT, RunningBroker, Subscriber
 from reactor_support import take
 
-from controller.config import MqttSection
-from controller.inbox import Acked, Connected, Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.reactor import Reactor
+from controller.table.config import MqttSection
+from controller.table.inbox import Acked, Connected, Inbox
+from controller.table.journal import Journal
+from controller.table.publisher import Publisher
+from controller.table.reactor import Reactor
 
 
 def readable(inbox: Inbox) -> bool:

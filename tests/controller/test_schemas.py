@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.schemas import SchemaError, event_kinds, validate, validate_event
+from controller.shared.schemas import SchemaError, event_kinds, validate, validate_event
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,24 +142,71 @@ def test_status_state_command_reply() -> None:
         validate("reply", {"id": 1, "command": "open", "ok": False})
 
 
+MARK = "Zq9"
+"""A string that no schema allows where it is put and no refusal has any reason to say."""
+
+
 @pytest.mark.parametrize(("game", "command", "payload"), [
     ("stud", "up_cards", {"street": 3, "cards": {"2": ["QS"]}}),
+    ("stud", "up_cards", {"street": 3, "cards": {"9C": 5}}),
     ("stud", "showdown", {"seat": 1, "cards": [["AS"], "KH"]}),
     ("stud", "showdown", {"seat": 1, "board": "AH", "cards": ["KH"] * 9}),
     ("holdem", "showdown", {"seat": 1, "cards": [{"c": "JD"}]}),
+    ("holdem", "showdown", {"seat": "9C", "QS": 1}),
     ("mexican_stud", "up_cards", {"street": 2, "cards": {"3": 10}, "extra": "QC"}),
+    ("mexican_stud", "expose", {"seat": 30, "card": 10, "by": "9C"}),
     ("draw", "showdown", {"seat": 1, "cards": ["9C"] * 12}),
+    ("draw", "draw", {"draws": {"9C": "QS", "2": 9.5}}),
+    ("draw", "irregularity", {"what": "9C", "card": ["QS"], "seat": "QS"}),
+    ("pai_gow_tiles", "dispute", {"seats": {"9C": {"high": ["QS"], "low": 7}}, "reason": ["JD"]}),
+    ("double_hand", "set_hand", {"seat": "9C", "two": ["QS"], "five": "AH KH QH JH 10H"}),
+    ("hot_action", "hole_exposed", {"by": "9C"}),
+    ("panguingue", "count", {"seat": 987, "cards": -4321, "touched_deck": "QS"}),
+    (None, "button", {"button": 9, "seat": "9C"}),
+    (None, "replay", {"from": "9C", "to": -7654}),
+    (None, "void", {"reason": 98765}),
+    (None, "dice_reset", {"cup": ["QS"], MARK: 1}),
 ])
-def test_a_refused_card_entry_never_quotes_a_code(game: str, command: str, payload: dict) -> None:
-    # A refused entry is published (the command event), journaled and archived; it may hold a card
-    # still face down, typed in the wrong place (DESIGN.md, "What must never leave the controller").
-    import re
-
-    from jsonschema import Draft202012Validator
-
-    from controller.schemas import COMMAND_SECRET_KEYS, problems
+def test_a_refused_command_quotes_nothing_it_got(game: str | None, command: str, payload: dict) -> None:
+    # A refusal is published (the reply and the command event), journaled and archived; what was
+    # refused may be a card still face down, typed in the wrong place (DESIGN.md, "What must never
+    # leave the controller"). It names the key and what was expected: no string, number or unknown
+    # key of the payload comes back (controller.table.commands, controller.shared.schemas quote=False).
+    from controller.table.commands import CommandError, parse
+    from controller.table.inbox import Command
     from games import registry
 
-    found = problems(Draft202012Validator(registry.get(game).commands[command]), payload, COMMAND_SECRET_KEYS)
-    assert found, "the entry is refused"
-    assert not re.search(r"\b(?:10|[2-9AJQK])[CDHS]\b", " ".join(found)), found
+    extra = registry.get(game).commands if game else None
+    body = {**payload, MARK: 1} if MARK not in payload else payload
+    with pytest.raises(CommandError) as caught:
+        parse(Command(command, json.dumps(body).encode(), "r"), remote_buttons=True, game=extra)
+    said = str(caught.value)
+    assert said.startswith(f"bad {command} command: ") and MARK not in said, said
+    assert "unknown key" in said, "the key the sender made up is counted, not named"
+    assert not re.search(r"\b(?:10|[2-9AJQK])[CDHS]\b", said), said
+    for number in re.findall(r"-?\d+(?:\.\d+)?", json.dumps(payload)):
+        if len(number.lstrip("-")) >= 3 or "." in number:   # a number only the payload has (not a rule's bound)
+            assert number not in said, (number, said)
+
+
+@pytest.mark.parametrize(("payload", "kind"), [(b'["9C"]', "a list"), (b'"QS"', "a string"), (b"98765", "a number"),
+                                               (b"true", "true or false")])
+def test_a_payload_that_is_no_object_is_named_by_its_type(payload: bytes, kind: str) -> None:
+    from controller.table.commands import CommandError, parse
+    from controller.table.inbox import Command
+
+    with pytest.raises(CommandError) as caught:
+        parse(Command("void", payload, "r"), remote_buttons=True)
+    assert str(caught.value) == f'the payload must be a JSON object such as {{"id": "r1"}}, not {kind}'
+
+
+def test_a_config_file_error_still_quotes_what_it_got() -> None:
+    # The operator reads a config file's errors on the console: they keep quoting (they never go to
+    # the pit). The same error for the pit quotes nothing.
+    from jsonschema import Draft202012Validator
+
+    from controller.shared.schemas import problems
+
+    schema = {"type": "object", "properties": {"id": {"type": "string", "pattern": "^[a-z]+$"}}}
+    assert problems(Draft202012Validator(schema), {"id": "Bad Id"}) == ['id: must match ^[a-z]+$ (got "Bad Id")']
+    assert problems(Draft202012Validator(schema), {"id": "Bad Id"}, quote=False) == ["id: must match ^[a-z]+$"]

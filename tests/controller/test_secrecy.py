@@ -1,9 +1,9 @@
-"""The line-error gate (controller.secrecy): no published figure depends on a face-down card.
+"""The line-error gate (controller.table.secrecy): no published figure depends on a face-down card.
 Hand-worked event sequences as baccarat and Three Card Poker emit them."""
 
 from __future__ import annotations
 
-from controller.secrecy import LineErrorGate
+from controller.table.secrecy import LineErrorGate
 
 HOLE_PROMPT = {"expect": "card", "hand": "banker", "position": 2, "face": "down", "buttons": [], "text": ""}
 UP_PROMPT = {"expect": "card", "hand": "player", "position": 3, "face": "up", "buttons": [], "text": ""}

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from mqtt_support import WAIT, RunningBroker, Subscriber
 
-from controller.config import ConfigError, parse_config
-from controller.inbox import Inbox
-from controller.journal import Event, Journal
-from controller.publisher import Publisher
-from controller.table import HOLD_REASON, Table
+from controller.table.config import ConfigError, parse_config
+from controller.table.inbox import Inbox
+from controller.table.journal import Event, Journal
+from controller.table.loop import HOLD_REASON, Table
+from controller.table.publisher import Publisher
 from drivers.events import ButtonPressed, CardDrawn, DeckVerified, FramesDropped, ShuffleComplete
 from games.cards import card, cards
 from games.decks import standard

@@ -25,12 +25,12 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
-from controller.config import Config, ConfigError, parse_config
-from controller.inbox import Command, Inbox
-from controller.journal import Journal
-from controller.publisher import Publisher
-from controller.schemas import validate, validate_event
-from controller.table import Health, Table, build_machine
+from controller.shared.schemas import validate, validate_event
+from controller.table.config import Config, ConfigError, parse_config
+from controller.table.inbox import Command, Inbox
+from controller.table.journal import Journal
+from controller.table.loop import Health, Table, build_machine
+from controller.table.publisher import Publisher
 from drivers.events import (
     ButtonPressed,
     CardDrawn,
@@ -241,20 +241,20 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
     ("open", b"{not json", None, "malformed JSON: Expecting property name enclosed in double quotes: "
                                  "line 1 column 2 (char 1)"),
     ("open", b"[1]", None, "the payload must be a JSON object"),
-    ("frobnicate", b'{"id": "x1"}', "x1", "unknown command 'frobnicate': the commands are open, close, void, "
+    ("frobnicate", b'{"id": "x1"}', "x1", "unknown command: the commands are open, close, void, "
                                           "resume, rebirth, replay, button, dice_reset"),
     ("replay", b'{"id": "r1", "to": 3}', "r1", "bad replay command: from: is required"),
-    ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1 (got 0)"),
-    ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", 'bad replay command: from: must be an integer (got "1")'),
-    ("replay", b'{"id": "r4", "from": 5, "to": 3}', "r4", "refused: from 5 is after to 3"),
-    ("replay", b'{"id": "r5", "from": 1, "to": 10001}', "r5", "refused: 10001 events asked for, at most 10000 "
-                                                           "per replay; ask for the range in parts"),
-    ("replay", b'{"id": "r6", "from": 1, "to": 500}', "r6", "refused: to 500 is beyond the last event journaled, "
+    ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1"),
+    ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", "bad replay command: from: must be an integer"),
+    ("replay", b'{"id": "r4", "from": 5, "to": 3}', "r4", "refused: from is after to"),
+    ("replay", b'{"id": "r5", "from": 1, "to": 10001}', "r5", "refused: from..to holds more than 10000 events, "
+                                                           "the most one replay sends; ask for the range in parts"),
+    ("replay", b'{"id": "r6", "from": 1, "to": 500}', "r6", "refused: to is beyond the last event journaled, "
                                                          "seq "),
     ("void", b'{"id": 5}', 5, "bad void command: reason: is required"),
     ("void", b'{"id": "v", "reason": "dealer error"}', "v", "refused: no round in progress to void "
                                                             "(state closed)"),
-    ("open", b'{"id": "o", "force": true}', "o", "bad open command: force: unknown key (allowed: id)"),
+    ("open", b'{"id": "o", "force": true}', "o", "bad open command: (top level): an unknown key (the keys are id)"),
     ("close", b'{"id": "c"}', "c", "refused: the table is already closed"),
     ("button", b'{"id": "b", "button": "deal"}', "b", "remote buttons are off on this table"),
     ("open", b"\xff\xfe", None, "malformed payload: not UTF-8"),
@@ -475,9 +475,11 @@ def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     deal(h, "2H 3D 4S 5C 6H 7D 8S 9C")  # each a few events: the pages run out
     assert h.table.done.wait(WAIT)
-    assert isinstance(h.table.error, sqlite3.OperationalError) and "full" in str(h.table.error)
+    from controller.table.journal_check import DiskFull
+
+    assert isinstance(h.table.error, DiskFull) and "the disk is full" in str(h.table.error)   # one line (issue 27)
     status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status" and not m.json()["online"]).json()
-    assert status["reason"] == "the table stopped: OperationalError: database or disk is full"
+    assert status["reason"].startswith(f"the table stopped: DiskFull: {h.journal_path}: the disk is full")
     validate("status", status)
     with sqlite3.connect(h.journal_path) as check:
         seqs = [s for (s,) in check.execute("SELECT seq FROM events ORDER BY seq")]
@@ -657,14 +659,15 @@ def test_a_table_thread_that_hangs_sends_no_watchdog_tick_and_serves_no_socket(m
 
 def test_a_command_topic_of_65000_characters_is_answered_and_the_table_deals_on(make_table) -> None:
     """Its reply topic would exceed MQTT's limit: paho raised inside the flush and the table stopped.
-    Now the reply goes to cmd/invalid/reply, the name cut short, and the table carries on."""
+    Now the reply goes to cmd/invalid/reply, as command "invalid" (nothing of the name is echoed),
+    and the table carries on."""
     h = make_table()
     name = "x" * 65_000
     h.pit.publish(f"{TOPIC}/cmd/{name}", b'{"id": "long"}')
     reply = h.pit.wait_topic("/cmd/invalid/reply").json()
     assert reply["ok"] is False and reply["id"] == "long"
-    assert reply["command"] == "x" * 32 + "... (65000 characters)"
-    assert reply["error"].startswith("unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (65000 characters)'")
+    assert reply["command"] == "invalid"
+    assert reply["error"].startswith("unknown command: the commands are open, close, ")
     audit = h.event("command")["data"]
     assert len(json.dumps(audit)) < 600
     assert h.command("open", {"id": "still-here"})["ok"] and h.table.health().running
@@ -697,8 +700,8 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     """Eight requests of 10,000 once made the table republish 80,000 events: all waiting replays
     together may hold at most REPLAY_BUDGET events, and at most REPLAY_WINDOW are in paho's hands.
     The broker is frozen so that the first replay is still going out when the second comes."""
-    from controller import table as table_module
-    from controller.inbox import Command
+    from controller.table import outbox as table_module
+    from controller.table.inbox import Command
 
     monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
     monkeypatch.setattr(table_module, "REPLAY_WINDOW", 3)
@@ -728,13 +731,55 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     assert replies["second"]["error"].endswith("and at most 20 may wait at once; ask again when they have gone out")
 
 
+def test_replay_requesters_take_turns_and_a_reply_goes_before_its_events(make_table, broker, monkeypatch) -> None:
+    """Issue 27: a client asking for 10,000 old seqs every 0.2 s kept the pit's gaps open, its
+    replies stuck behind the flood. Each requester has its own queue and budget, they take turns,
+    and the reply to a request goes out before the events it replays."""
+    from controller.table import outbox as table_module
+    from controller.table.inbox import Command
+
+    monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
+    monkeypatch.setattr(table_module, "REPLAY_WINDOW", 3)
+    h = make_table()
+    load_shoe(h)
+    while h.journaled() < 25:   # events of its own to replay: refused commands
+        h.command("open", {"id": f"o{h.journaled()}"})
+    mark = len(h.pit.seen)
+    broker.pause()
+    try:
+        for rid, requester, span in (("f1", "flood", (1, 15)), ("f2", "flood", (1, 15)), ("p1", "pit-archive-1",
+                                                                                        (16, 20))):
+            h.put(Command("replay", json.dumps({"id": rid, "from": span[0], "to": span[1],
+                                                "requester": requester}).encode(), f"{TOPIC}/cmd/replay/reply"))
+        deadline = time.monotonic() + WAIT
+        while h.journaled() < 28 and time.monotonic() < deadline:   # the three command events
+            time.sleep(0.01)
+    finally:
+        broker.resume()
+    replies = {}
+    while len(replies) < 3:
+        reply = h.pit.wait_for(lambda m: m.topic.endswith("/cmd/replay/reply") and m.json()["id"] not in replies)
+        replies[reply.json()["id"]] = reply
+    assert replies["f1"].json()["ok"] and not replies["f2"].json()["ok"]   # the flood's own budget is spent
+    assert replies["p1"].json()["ok"] is True                              # the pit's is its own
+    def replayed() -> dict[int, int]:   # every seq up to 20 came before the mark: a copy after it is a replay
+        return {m.json()["seq"]: i for i, m in enumerate(h.pit.seen[mark:])
+                if "/event/" in m.topic and m.json()["seq"] <= 20}
+    while len(replayed()) < 20:
+        h.pit.get()
+    replayed = replayed()
+    assert max(replayed[s] for s in range(16, 21)) < replayed[15], "the pit's replay waited for the whole flood"
+    p1 = h.pit.seen[mark:].index(replies["p1"])
+    assert p1 < min(replayed[s] for s in range(16, 21)), "the reply came after the events it answers"
+
+
 def test_a_second_controller_on_the_same_journal_stops_before_touching_it(tmp_path: Path) -> None:
     """Two `tablectl run` with one config voided the live round and one died on a UNIQUE constraint:
     the second now stops at once, naming the process that holds the table."""
     import os
 
-    from controller.app import build_controller
-    from controller.instance_lock import TableLocked
+    from controller.table.app import build_controller
+    from controller.table.instance_lock import TableLocked
 
     config = parse_config(CONFIG.format(autostart="false", port=1, journal=tmp_path / "j.db", remote="false"),
                           "t.toml")
@@ -753,7 +798,7 @@ def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order
     """paho numbers publishes with 16-bit ids: a broker that stalls long enough would exhaust them
     and publishes would be lost track of. Past LIVE_WINDOW unacknowledged, new events wait in the
     journal and drain in seq order when PUBACKs return; only the newest state is held."""
-    from controller import table as table_module
+    from controller.table import outbox as table_module
 
     monkeypatch.setattr(table_module, "LIVE_WINDOW", 5)
     monkeypatch.setattr(table_module, "DRAIN_WINDOW", 5)

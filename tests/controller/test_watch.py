@@ -2,7 +2,7 @@
 answers (or does not) as the test says: one request per table at a time, a refusal or a silence
 asked again later and given up after the last retry, never spun on (issue 13, defect 11).
 
-The watch runs in-process (controller.watch.Watch with a real PitClient) so that its retry
+The watch runs in-process (controller.pit.watch.command.Watch with a real PitClient) so that its retry
 delays can be a fraction of a second; tests/e2e/test_watch_untrusted.py runs the real command.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from mqtt_support import WAIT, RunningBroker, Subscriber
 
-from controller.pit_client import PitClient
-from controller.watch import MAX_AHEAD, Watch
+from controller.pit.client import PitClient
+from controller.pit.watch.command import MAX_AHEAD, Watch
 
 
 class Lines:
@@ -144,7 +144,7 @@ def test_a_refusal_for_pruned_seqs_gives_those_up_at_once_and_asks_for_the_rest(
 def test_one_request_per_table_at_a_time(
         watching: Callable[..., tuple[Watch, Lines]], subscriber: Callable[..., Subscriber]) -> None:
     """A second gap waits until the first request's events have come, so that a table is never
-    asked for more than it allows at once (controller.table REPLAY_BUDGET)."""
+    asked for more than it allows at once (controller.table.loop REPLAY_BUDGET)."""
     table = subscriber("casino/t1/cmd/replay")
     watch, lines = watching()
     for seq in (1, 4, 7):

@@ -9,7 +9,7 @@ import logging
 import re
 import sqlite3
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card as parse_card
 
 # --- an independent reference for the round (rules 4-6, 12, 13, 16, 18, 19) --------
@@ -162,21 +162,35 @@ def test_deck_check_with_missing_and_foreign_card_keeps_table_closed(table_facto
     assert all(e["data"]["to"] in ("deck_check", "closed") for e in table.events("transition"))
 
 
-def test_card_drawn_when_rules_say_stand_alarms_and_dealer_voids(table_factory):
+def test_card_drawn_when_rules_say_stand_alarms_and_the_result_stands(table_factory):
+    """A card drawn after the round's result (both hands stand): an ``unexpected_card`` fault naming
+    it. The round is decided and the pit was told its winner: the dealer's void is not lit, the pit's
+    is refused, and the pit's resume burns the card; the result stands and the table deals on."""
     table = table_factory(seed=11)
     table.dealer.misbehave.extra_card_at_settle = True
+    table.dealer.misbehave.skip_void = True
     table.start()
     alarm = table.wait_event("alarm", lambda d: d["code"] == "unexpected_card")
     d = alarm["data"]
     assert d["card"] and d["card"] in d["message"]
     assert d["expected"].startswith("no card: player") and "banker" in d["expected"]
     parse_card(d["card"])  # names a real card
-    # the round went to fault and the dealer's void button voided it
     fault = table.wait_event("transition", lambda x: x["to"] == "fault")
-    void = table.wait_event("void", after=alarm["seq"])
-    assert void["round"] == alarm["round"] == fault["round"] and void["data"]["by"] == "dealer"
-    # and the table carries on dealing
-    table.wait_event("result", after=void["seq"])
+    assert fault["data"]["from"] == "result" and fault["round"] == alarm["round"]
+    prompt = table.wait_event("prompt", lambda x: x["expect"] == "fault", after=alarm["seq"])
+    assert prompt["data"]["buttons"] == []
+    table.pit.publish(f"{table.base}/cmd/void", {"id": "pit-1", "reason": "extra card drawn"})
+    refused = table.wait_event("command", lambda x: x["id"] == "pit-1")
+    assert refused["data"]["error"] == (f"refused: round {alarm['round']} already has its result, which stands: "
+                                        "resume to burn the card")
+    table.pit.publish(f"{table.base}/cmd/resume", {"id": "pit-2"})
+    resume = table.wait_event("resume", after=alarm["seq"])
+    assert resume["data"] == {"round": alarm["round"], "by": "pit", "burned": [d["card"]]}
+    table.dealer.misbehave.skip_void = False
+    table.wait_event("result", after=resume["seq"])   # the table carries on dealing
+    events = table.events()
+    assert [e for e in events if e["kind"] == "result" and e["round"] == alarm["round"]]
+    assert not [e for e in events if e["kind"] == "void" and e["round"] == alarm["round"]]
 
 
 def test_garbage_on_the_shoe_line_is_reported_and_the_round_continues(table_factory):
@@ -189,19 +203,6 @@ def test_garbage_on_the_shoe_line_is_reported_and_the_round_continues(table_fact
     result = table.wait_event("result", after=first["seq"])
     assert result["round"] == first["round"]
     assert not [a for a in table.events("alarm") if a["round"] == first["round"]]
-
-
-def test_pit_can_void_a_faulted_round(table_factory, broker):
-    table = table_factory(seed=13)
-    table.dealer.misbehave.extra_card_at_settle = True
-    table.dealer.misbehave.skip_void = True
-    table.start()
-    alarm = table.wait_event("alarm", lambda d: d["code"] == "unexpected_card")
-    table.pit.publish(f"{table.base}/cmd/void", {"id": "pit-1", "reason": "extra card drawn"})
-    void = table.wait_event("void", after=alarm["seq"])
-    assert void["data"] == {"round": alarm["round"], "reason": "extra card drawn", "by": "pit"}
-    reply = table.wait_message("cmd/void/reply")
-    assert reply["ok"] is True and reply["id"] == "pit-1"
 
 
 def test_reference_matches_hand_worked_examples():

@@ -4,7 +4,7 @@ published cards."""
 
 from __future__ import annotations
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.betwin.rules import Rules, wins
 from games.cards import card
 

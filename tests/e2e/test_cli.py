@@ -14,7 +14,7 @@ from mqtt_support import Subscriber
 from sim_table import sim_config_file
 
 from controller.cli import SIM_CONFIG_DIR
-from controller.config import ConfigError, parse_config
+from controller.table.config import ConfigError, parse_config
 
 TABLECTL = [sys.executable, "-m", "controller.cli"]
 
@@ -65,6 +65,17 @@ def test_demo_rejects_bad_arguments():
     assert proc.returncode == 2 and "invalid choice: 'poker'" in proc.stderr
 
 
+@pytest.mark.parametrize("command", ["sim", "demo"])
+def test_a_bad_pace_exits_2_naming_it(command):
+    config = ["--config", str(SIM_CONFIG_DIR / "baccarat-sim.toml")] if command == "sim" else []
+    proc = subprocess.run([*TABLECTL, command, *config, "--pace", "slow"], capture_output=True, text=True,
+                          timeout=30)
+    assert proc.returncode == 2
+    assert "argument --pace: pace 'slow': human, fast or a number of seconds (e.g. 2 or 0.5)" in proc.stderr
+    proc = subprocess.run([*TABLECTL, command, *config, "--pace", "-3"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "pace '-3': a number of seconds must be 0 or more" in proc.stderr
+
+
 def test_bad_config_exits_2_naming_the_key(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text((SIM_CONFIG_DIR / "baccarat-sim.toml").read_text().replace('id = "bac-sim-01"', 'id = "bad id!"'))
@@ -106,7 +117,7 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
     opens them as it would real hardware; `tablectl watch` shows the pit's view."""
     config = sim_config_file(tmp_path, broker.port)
     results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
-    sim = _start(["sim", "--config", str(config), "--seed", "9"])
+    sim = _start(["sim", "--config", str(config), "--seed", "9", "--pace", "fast"])
     run = watch = late = None
     try:
         _lines_until(sim, r"tablectl sim: shoe at")
@@ -168,7 +179,7 @@ def test_prune_keeps_days_and_the_outbox(tmp_path, broker):
 
     from scripted_clock import ScriptedClock
 
-    from controller.journal import Journal, Pending
+    from controller.table.journal import Journal, Pending
 
     config = sim_config_file(tmp_path, broker.port)
     db = tmp_path / "journal.db"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from dice_game import GAME, outcome
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games import registry
 from games.dice import seat_for_total
 

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections import Counter
 
-from controller.schemas import validate
+from controller.shared.schemas import validate
 from games.cards import card
 from games.double_hand import rules
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import threading
 import time
 
-from controller.schemas import validate_event
+import pytest
+
+from controller.shared.schemas import validate_event
+from games import registry
 
 ORDER = ("player", "banker", "player", "banker")  # rule 11, then the third cards
 
@@ -151,3 +154,64 @@ def test_a_device_back_while_a_card_is_on_the_line_asks_for_no_second_card(table
     result = [e for e in events if e["kind"] == "result"][-1]["data"]
     assert dealt_in_order(result) == [c.face.code for c in shoe.drawn[before - 1:]]
     assert not [e for e in events if e["kind"] == "alarm" and e["data"]["code"] == "unexpected_card"]
+
+
+def _shoe_games() -> list[str]:
+    """Every registered game whose simulated table reads its cards from a shoe."""
+    from controller.cli import sim_table_config
+
+    return [g for g in registry.PACKAGES
+            if any(d.kind == "card_shoe" for d in sim_table_config(g).devices.values())]
+
+
+def _dealt_after(events: list[dict], mark: int) -> list[dict]:
+    """The card events of the first round that deals after seq ``mark``, in order."""
+    cards = [e for e in events if e["kind"] == "card" and e["seq"] > mark]
+    first = cards[0]["round"]
+    return [e for e in cards if e["round"] == first]
+
+
+@pytest.mark.parametrize("void_when", ["line_down", "line_back"])
+@pytest.mark.parametrize("game", _shoe_games())
+def test_a_card_read_for_a_voided_round_is_never_dealt_into_the_next(table_factory, game: str,
+                                                                     void_when: str) -> None:
+    """Issue 19: the shoe's cable pulled right after a card prompt; the dealer draws the card into
+    the dead line, and the round is voided -- by the dealer on the fault, before the line is back,
+    or by the pit once the line is back and the card has arrived. The card belongs to the voided
+    round: the next round deals exactly the cards that left the shoe after it, in order."""
+    table = table_factory(game=game, seed=31, devices={"heartbeat_timeout": 1.0})
+    table.dealer.misbehave.skip_void = void_when == "line_back"
+    under_test = RoundUnderTest(table.dealer)
+    reached = under_test.hold_at("card")
+    table.start()
+    assert reached.wait(30)
+    shoe = table.rig.shoe
+    before = len(shoe.drawn)
+    mark = table.events()[-1]["seq"]
+    shoe.inject("dropout", seconds=2.5)                       # longer than heartbeat_timeout: a fault
+    table.dealer.release()                                    # the dealer draws into the dead line
+    table.wait_event("alarm", lambda d: d["code"] == "shoe_heartbeat_lost", after=mark)
+    if void_when == "line_back":
+        table.wait_event("prompt", lambda d: "every card it read arrived: the pit may resume" in d["text"],
+                         after=mark)
+        assert command(table, "void", {"id": "v1", "reason": "cable pulled"})["ok"]
+        void = table.wait_event("void", after=mark)
+        assert void["data"]["cards_burned"] == 1
+        table.dealer.misbehave.skip_void = False
+    else:
+        void = table.wait_event("void", after=mark)
+        assert void["data"]["by"] == "dealer"
+        late = table.wait_event("alarm", lambda d: d["code"] == "voided_round_card", after=void["seq"])
+        assert late["data"]["card"] is None
+    settled = table.wait_event("result", after=void["seq"])
+    events = table.events()
+    assert len(shoe.drawn) > before + 1 and not [e for e in events if e["round"] == void["round"]
+                                                  and e["kind"] == "result"]
+    dealt = _dealt_after(events, void["seq"])
+    assert dealt and dealt[0]["round"] == settled["round"]
+    physical = [c.face.code for c in shoe.drawn[before + 1:before + 1 + len(dealt)]]
+    assert [e["data"].get("card") for e in dealt] == [
+        code if e["data"]["face"] == "up" else None for code, e in zip(physical, dealt, strict=True)]
+    assert not [e for e in events if e["kind"] == "alarm" and e["data"]["code"] == "unexpected_card"]
+    for env in events:
+        validate_event(env, game=game)

@@ -30,7 +30,7 @@ from mqtt_support import Subscriber
 from sim_table import SimTable
 
 from controller.cli import SIM_CONFIG_DIR
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from drivers.link import Link
 
 
@@ -115,7 +115,7 @@ def test_misread_faults_the_round_which_cannot_resume_and_the_pit_voids_it(make)
     assert reply["ok"] is True
     table.dealer.misbehave.skip_void = False
     void = table.wait_event("void", after=fault["seq"])
-    assert void["data"] == {"round": alarm["round"], "reason": "shoe misread", "by": "pit"}
+    assert void["data"] == {"round": alarm["round"], "reason": "shoe misread", "by": "pit", "cards_burned": 0}
     result = table.wait_event("result", after=void["seq"])
     assert result["round"] > alarm["round"]
     # physically: one card left the shoe and was never read
@@ -338,7 +338,7 @@ def test_tablectl_sim_injects_faults_by_name(broker, tmp_path):
     config = tmp_path / "table.toml"
     config.write_text(text)
     alarms = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/+")
-    sim = _cli("sim", "--config", str(config), "--fault", "jam@shuffle", "--fault", "misread@card:3")
+    sim = _cli("sim", "--config", str(config), "--pace", "fast", "--fault", "jam@shuffle", "--fault", "misread@card:3")
     run = None
     try:
         assert sim.stdout.readline().startswith("tablectl sim: shoe at")

@@ -14,7 +14,7 @@ import sys
 
 from hole_card import assert_hole_card_kept
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card
 from games.dice import seat_for_total
 from games.hot_action import rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card
 from games.joker_seven.paytables import GENERIC
 from games.joker_seven.rules import settle
@@ -19,7 +19,7 @@ def test_seeded_rounds_recomputed_from_the_published_cards_and_a_deck_change(tab
     # the game's own pit command (its registry entry's commands), checked against its schema
     table.pit.publish(f"{table.base}/cmd/change_deck", {"id": "bad", "colour": "blue"})
     bad = table.wait_message("/cmd/change_deck/reply")
-    assert bad["ok"] is False and bad["error"].startswith("bad change_deck command: colour: unknown key")
+    assert bad["ok"] is False and bad["error"] == "bad change_deck command: (top level): an unknown key (the keys are id, reason)"
     table.pit.publish(f"{table.base}/cmd/change_deck", {"id": "dc", "reason": "a majority of players asked (rule 9a)"})
     table.wait_event("command", lambda d: d["name"] == "change_deck" and d["ok"])
     table.dealer.release()   # the dealer proves the old deck, then opens the new one

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from neutral_game import GAME, rank
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games import registry
 from games.cards import card
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.pai_gow_tiles.hands import beats, hand, house_way, splits
 from games.pai_gow_tiles.rules import placement
 from games.pai_gow_tiles.tiles import all_tiles, tile, tiles

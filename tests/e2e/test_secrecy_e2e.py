@@ -1,10 +1,10 @@
-"""No published figure depends on a face-down card (issue 13, defect 7; controller.secrecy), as a
+"""No published figure depends on a face-down card (issue 13, defect 7; controller.table.secrecy), as a
 pit subscriber sees it: a damaged frame of the banker's face-down card (rule 10) is counted, but
 its ``line_errors`` go out only after the reveal."""
 
 from __future__ import annotations
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 
 
 def test_line_errors_of_the_face_down_cards_frame_wait_for_its_reveal(table_factory) -> None:

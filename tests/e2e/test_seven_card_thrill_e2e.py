@@ -3,7 +3,7 @@ no seat's card published before its reveal."""
 
 from __future__ import annotations
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card
 from games.seven_card_thrill.rules import settle_seat
 

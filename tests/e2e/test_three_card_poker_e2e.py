@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from controller.schemas import validate_event
+from controller.shared.schemas import validate_event
 from games.cards import card
 from games.three_card_poker.rules import settle_seat
 

@@ -4,7 +4,7 @@ Every test drives :class:`games.baccarat.BaccaratRound` as the controller
 would (device input and pit commands) and checks the events a pit
 subscriber would receive: their order, their data, that every one is
 JSON-able and matches its schema in docs/schemas/events/ (through
-``controller.schemas``: a missing schema or kind fails the test), that every
+``controller.shared.schemas``: a missing schema or kind fails the test), that every
 snapshot matches docs/schemas/state.json, and that the banker's face-down
 card (rule 10) appears nowhere before its reveal.
 
@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.baccarat import BaccaratOptions, BaccaratRound
 from games.cards import JOKER, card, cards
 from games.decks import standard
@@ -216,7 +216,9 @@ def test_round_both_stand_then_unexpected_card_rule_16a():
     assert alarm["expected"] == "no card: player stands on 7, banker stands on 6"
     assert "8H" in alarm["message"] and "player stands on 7, banker stands on 6" in alarm["message"]
     assert t.kinds(mark) == ["alarm", "transition", "prompt"]
-    assert t.last("prompt")["expect"] == "fault" and t.last("prompt")["buttons"] == ["void"]
+    # The round has its result: the card is burned on the pit's resume, the round is not voidable.
+    assert alarm["action"] == "hold the card for the pit: it resumes to burn it (the round's result stands)"
+    assert t.last("prompt")["expect"] == "fault" and t.last("prompt")["buttons"] == []
 
 
 def test_round_natural_reveals_at_once_rule_18():
@@ -518,21 +520,28 @@ def test_copy_too_many_during_dealing_is_a_fault():
     mark = t.mark()
     t.m.button("void")
     assert t.kinds(mark) == ["button", "void", "transition", "transition", "transition", "round_start", "prompt"]
-    assert t.all("void", mark) == [{"round": 1, "reason": "dealer pressed void", "by": "dealer"}]
+    assert t.all("void", mark) == [{"round": 1, "reason": "dealer pressed void", "by": "dealer", "cards_burned": 1}]
     assert [d["to"] for d in t.all("transition", mark)] == ["voided", "ready", "betting"]
     assert t.m.state == "betting" and t.m.round == 2
     assert t.m.snapshot()["hands"] == {"player": [], "banker": []}
 
 
-def test_void_from_fault_by_pit_after_unexpected_card():
+def test_a_card_after_the_result_never_voids_the_decided_round():
+    """Issue 19: a card drawn after the round's result faulted it, and the dealer's void then voided
+    a round whose winner the pit had been told: a round with both a result and a void (reports count
+    a hand by its result). The result stands; the card is the pit's to burn, and a restart leaves
+    the round alone."""
     t = open_table()
     t.play_round("4H QC 3D 6S")
     t.m.card(card("8H"))
+    assert not t.m.round_open
     mark = t.mark()
-    t.m.void("extra card drawn", "pit")
-    assert t.all("void", mark) == [{"round": 1, "reason": "extra card drawn", "by": "pit"}]
-    assert t.m.state == "betting"
-    assert t.m.snapshot()["lights"]["seats"]["action"] == []
+    assert not t.m.press("void").accepted
+    with pytest.raises(Refused, match="round 1 already has its result, which stands: resume to burn the card"):
+        t.m.void("extra card drawn", "pit")
+    assert t.all("void", mark) == [] and t.m.state == "fault"
+    t.m.resume("pit")
+    assert t.last("resume") == {"round": 1, "by": "pit", "burned": ["8H"]} and t.m.state == "result"
 
 
 def test_resume_after_unexpected_card_returns_to_result():
@@ -642,7 +651,7 @@ def test_shoe_card_fault_while_dealing_can_only_be_voided(code, what):
         t.m.resume("pit")
     assert t.m.state == "fault"
     t.m.button("void")
-    assert t.last("void") == {"round": 1, "reason": "dealer pressed void", "by": "dealer"}
+    assert t.last("void") == {"round": 1, "reason": "dealer pressed void", "by": "dealer", "cards_burned": 0}
     assert t.m.state == "betting" and t.m.round == 2
     assert_never_shown(t, 0, 0, "4S")
 
@@ -700,7 +709,7 @@ def test_pit_void_after_device_fault_hides_the_face_down_card():
     t.deal("AH 2D 3C 9S")  # P 4 draws; B 2 + 9 = 1: the 9S is face down
     t.m.device_fault("shoe", "double_card", "")
     t.m.void("two cards at once", "pit")
-    assert t.last("void") == {"round": 1, "reason": "two cards at once", "by": "pit"}
+    assert t.last("void") == {"round": 1, "reason": "two cards at once", "by": "pit", "cards_burned": 0}
     assert_never_shown(t, mark, 0, "9S")
 
 
@@ -1140,5 +1149,5 @@ def test_prompt_expect_and_buttons_per_state():
     assert seen == {
         "deck_check": ("deck_check", []), "shuffle": ("shuffle", []), "load_shoe": ("load_shoe", ["shuffle_ack"]),
         "ready": ("bets", ["deal", "pass"]), "betting": ("bets", ["deal", "pass"]), "dealing": ("card", []),
-        "result": ("settle", ["deal"]), "fault": ("fault", ["void"]), "closed": ("open", []),
+        "result": ("settle", ["deal"]), "fault": ("fault", []), "closed": ("open", []),
     }

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.betwin import BetWinOptions, BetWinRound
 from games.cards import card, cards
 

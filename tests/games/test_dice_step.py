@@ -10,7 +10,7 @@ import json
 
 from dice_game import SPEC, DiceHigh, Options
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 
 
 class Run:

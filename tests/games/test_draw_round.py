@@ -12,8 +12,8 @@ import re
 import pytest
 from round_run import RoundRun
 
-from controller.commands import CommandError, parse
-from controller.inbox import Command
+from controller.table.commands import CommandError, parse
+from controller.table.inbox import Command
 from games.cards import cards
 from games.draw import DrawOptions, DrawRound
 from games.registry import get
@@ -522,8 +522,8 @@ def test_a_wrong_shuffle_count_sends_the_table_to_a_deck_check_naming_missing_ca
     ("irregularity", {"what": "exposed", "seat": 2, "card": ["9H"]}, "the exposed card is not a card code"),
 ])
 def test_a_malformed_entry_passes_the_schema_to_a_refusal_that_quotes_no_code(name, payload, message):
-    """A schema error quotes the value it got: the commands' schemas leave the cards' shape to the
-    machine, whose refusal names a place, never a code."""
+    """The commands' schemas leave the cards' shape to the machine, whose refusal names a place,
+    never a code (a schema's refusal quotes nothing it got either: controller.table.commands)."""
     request = parse(Command(name, json.dumps({"id": 1, **payload}).encode(), "r"), remote_buttons=False,
                     game=get("draw").commands)
     r = Run().open()
@@ -538,7 +538,9 @@ def test_a_malformed_entry_passes_the_schema_to_a_refusal_that_quotes_no_code(na
     ("draw", {}, "bad draw command: draws: is required"),
     ("draw", {"draws": {"1": "five"}}, "bad draw command: draws.1: must be an integer"),
     ("irregularity", {"seat": 2}, "bad irregularity command: what: is required"),
-    ("irregularity", {"what": "boxed", "seats": [2]}, "bad irregularity command: seats: unknown key"),
+    ("irregularity", {"what": "boxed", "seats": [2]}, "bad irregularity command: (top level): an unknown key (the "
+                                                       "keys are acted, button, card, cards, count, id, opened, "
+                                                       "picked_up, seat, what)"),
     ("showdown", {"seat": 2, "cards": ["AS"] * 9}, "bad showdown command: cards: must have at most 8 items"),
 ])
 def test_a_malformed_command_is_refused_before_the_machine_naming_the_key(name, payload, message):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import ConfigError, parse_raw
+from controller.table.config import ConfigError, parse_raw
 from games.cards import cards
 from games.decks import standard
 from games.draw import rules

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import ConfigError, load_config, parse_config
+from controller.table.config import ConfigError, load_config, parse_config
 from games import registry
 from games.cards import JOKER, card, cards
 from games.mexican_stud import rules

@@ -14,7 +14,7 @@ import json
 import pytest
 from neutral_game import SPEC, HighCard, Options, settle
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import card, cards
 from games.wagers import Pays, WagerResult
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from round_run import RoundRun
 
-from controller.config import load_config
+from controller.table.config import load_config
 from games.cards import card
 from games.no_bust import NoBustOptions
 from games.registry import get

@@ -273,7 +273,7 @@ def test_a_hand_as_set_and_a_hand_set_the_house_way() -> None:
 
 
 @pytest.mark.parametrize("entry, why", [
-    ({"high": ["6-6", "7-1"], "low": ["1-5", "3-4"]}, "high: '7-1' is not a tile"),
+    ({"high": ["6-6", "7-1"], "low": ["1-5", "3-4"]}, "high[1] is not a tile: a tile is its two halves' spots, 1 to 6 each"),
     ({"high": ["6-6"], "low": ["1-5", "3-4"]}, "a hand is four tiles (Rules of Play: \"four tiles to each player\"), "
                                                "set two high and two low; got 1 high and 2 low"),
     ({"high": ["6-6", "4-5", "1-1"], "low": ["1-5", "3-4"]}, "got 3 high and 2 low"),

@@ -456,7 +456,7 @@ def test_no_card_is_ever_named():
 
 
 def test_the_example_config_is_a_valid_panguingue_table():
-    from controller.config import load_config
+    from controller.table.config import load_config
 
     cfg = load_config(ROOT / "config" / "panguingue.toml")
     assert cfg.table.game == "panguingue" and cfg.options.condition == 500 and cfg.options.spec.size == 320

@@ -171,7 +171,7 @@ class Harness:
             self.m.card(c)
 
     def restart(self) -> None:
-        """What controller.table does: journal the machine's save, void an open round, start a
+        """What controller.table.loop does: journal the machine's save, void an open round, start a
         fresh machine closed, restore, open again."""
         saved, state, open_round = json.loads(json.dumps(self.m.save())), self.m.state, self.m.round_open
         rnd = self.m.round

@@ -17,7 +17,7 @@ import pytest
 from dice_game import SPEC, DiceHigh
 from dice_game import Options as DiceHighOptions
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import card
 from games.decks import NO_CARDS
 from games.round import DeviceRole, Emit, NoDeck, PlayerDealerRotation, RoundMachine

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import cards
 from games.seven_card_thrill import SevenCardThrillRound, ThrillOptions
 from games.seven_card_thrill import odds as thrill_odds

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from controller.schemas import validate, validate_event
+from controller.shared.schemas import validate, validate_event
 from games.cards import cards
 from games.registry import get
 from games.three_card_poker import ThreeCardPokerOptions

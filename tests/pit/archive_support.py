@@ -242,7 +242,7 @@ class FakeTable:
         try:
             req = json.loads(msg.payload)
         except ValueError:
-            return  # not a command: a real table refuses it (controller.commands), this one ignores it
+            return  # not a command: a real table refuses it (controller.table.commands), this one ignores it
         with self.cond:
             self.requests.append(req)
             self.cond.notify_all()

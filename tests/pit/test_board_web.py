@@ -1,5 +1,5 @@
-"""The pit board over real HTTP (controller/pit/web.py): pages, JSON, the event stream, where it
-may listen, and the password (controller/pit/auth.py); every request through urllib."""
+"""The pit board over real HTTP (controller/pit/board/web.py): pages, JSON, the event stream, where it
+may listen, and the password (controller/pit/board/auth.py); every request through urllib."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from pit_support import Table, bac_result
+from pit_support import Stream, Table, bac_result
 
-from controller.pit import auth
-from controller.pit.auth import Password
-from controller.pit.picture import Picture
-from controller.pit.web import BoardError, BoardServer, serve
+from controller.pit.board import auth
+from controller.pit.board.auth import Password
+from controller.pit.board.picture import Picture
+from controller.pit.board.web import BoardError, BoardServer, serve
 
 PASSWORD = "Corr3ct-h0rse battery staple"
 
@@ -47,52 +47,6 @@ def request(url: str, *, cookie: str | None = None, form: dict | None = None, me
             return resp.status, dict(resp.headers), resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
-
-
-class Stream:
-    """A server-sent event stream read line by line; each :meth:`next` is one event or comment.
-    The socket's timeout is the deadline: a stream that says nothing fails the test."""
-
-    def __init__(self, url: str, cookie: str | None = None, timeout: float = 10.0) -> None:
-        req = urllib.request.Request(url, headers={"Accept": "text/event-stream"})
-        if cookie:
-            req.add_header("Cookie", f"pitboard={cookie}")
-        self.resp = urllib.request.urlopen(req, timeout=timeout)
-        self.headers = self.resp.headers
-
-    def next(self) -> tuple[str, str]:
-        event, data = "message", []
-        while True:
-            line = self.resp.readline()
-            if not line:
-                raise EOFError("the stream ended")
-            text = line.decode("utf-8").rstrip("\n")
-            if not text:
-                if data:
-                    return event, "\n".join(data)
-                continue
-            if text.startswith(":"):
-                return "comment", text[1:].strip()
-            name, _, value = text.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if name == "event":
-                event = value
-            elif name == "data":
-                data.append(value)
-
-    def json(self, kind: str) -> dict:
-        """The next event's data, which must be a ``kind``. Keep-alive comments before it are
-        skipped: with the tests' 0.3 s keep-alive, a test thread stalled that long between its
-        snapshot and its publish (a loaded machine) sees one first, and that is no failure. The
-        keep-alive test itself reads them strictly with :meth:`next`."""
-        event, data = self.next()
-        while event == "comment" and data == "keep-alive":
-            event, data = self.next()
-        assert event == kind, (event, data)
-        return json.loads(data)
-
-    def close(self) -> None:
-        self.resp.close()
 
 
 @pytest.fixture
@@ -402,7 +356,7 @@ def test_the_password_is_never_logged_or_printed(picture: Picture, password_file
     ("\n\n", 1, "refused: the password is empty"),
 ])
 def test_the_hash_line_helper_asks_twice_and_says_why_it_writes_nothing(typed: str, code: int, said: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "controller.pit.auth"], input=typed, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "controller.pit.board.auth"], input=typed, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == code and said in done.stderr and "Traceback" not in done.stderr
     assert PASSWORD not in done.stdout + done.stderr

@@ -23,7 +23,7 @@ from archive_support import (
 from mqtt_support import RunningBroker
 from sim_table import SimTable
 
-from controller.journal import Journal
+from controller.table.journal import Journal
 
 TABLE = "bac-sim-01"
 

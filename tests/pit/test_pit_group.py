@@ -15,7 +15,7 @@ import pytest
 from archive_support import ARCHIVE_WAIT, FAST, ArchiveView, FakeTable
 from mqtt_support import RunningBroker, Subscriber, running_broker
 
-from controller.watch import MAX_AHEAD
+from controller.pit.watch.command import MAX_AHEAD
 
 QUEUED = 50
 """The bounded broker's ``max_queued_messages`` (config/mosquitto.conf: 100000, at a site's scale)."""

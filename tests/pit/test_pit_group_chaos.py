@@ -22,7 +22,7 @@ from archive_support import ARCHIVE_WAIT, ArchiveView, PitProcess, assert_archiv
 from mqtt_support import RunningBroker, Subscriber, running_broker
 from sim_table_process import TableProcess
 
-from controller.pitview import REPLAY_LIMIT
+from controller.pit.lines import REPLAY_LIMIT
 
 GROUP = "chaos"
 TABLES = 2

@@ -141,7 +141,7 @@ def test_a_pruned_gap_is_recorded_unfillable_with_the_tables_reason(broker, pit_
 
 def test_a_damaged_journal_row_is_unfillable_with_the_tables_alarm(broker, pit_factory, fake_table, archive_view):
     """The table accepts the replay but cannot read seq 3 from its journal: it skips it and says so
-    in a journal_row_damaged alarm (controller.table). The gap is unfillable with that message."""
+    in a journal_row_damaged alarm (controller.table.loop). The gap is unfillable with that message."""
     fake = fake_table()
     fake.status()
     fake.replay_skips = {3}

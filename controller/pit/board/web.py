@@ -1,0 +1,465 @@
+"""The pit board over HTTP: the page, its JSON, and a server-sent event stream of the live picture.
+
+Routes (``serve`` starts them on a thread of their own):
+
+- ``/``: every table as a tile; ``/table/<id>``: one table, its round history and scoreboard.
+  One static page (``static/board.html`` with ``board.js`` and ``board.css``: plain files, no
+  build step, nothing from a CDN) that draws itself from the stream.
+- ``/api/tables``, ``/api/table/<id>``: the picture's JSON (controller.pit.board.picture).
+- ``/events``, ``/events?table=<id>``: ``text/event-stream``: ``event: snapshot`` first (the
+  tiles, or the table's page), then ``event: patch`` per change, and a ``: keep-alive`` comment
+  when nothing changed for a while (so proxies and the browser know the stream lives). A browser
+  that falls too far behind is dropped (controller.pit.board.feed) and reconnects by itself; its
+  ``Last-Event-ID`` lets it go on where it was, or its fresh snapshot says why it was redrawn.
+- ``/login`` (a form) and ``/logout``, when there is a password.
+
+**Where it listens, and the password.** The board binds to 127.0.0.1 unless told otherwise. Any
+other address needs ``password_file`` (controller.pit.board.auth): :func:`serve` refuses to start
+without one. Then every page, the JSON and the stream need a session: the login form checks the
+password (scrypt, constant-time compare) and sets a random session cookie (HttpOnly,
+SameSite=Strict). The password is never logged: request lines are logged without their query,
+the form's body never. The board is plain HTTP: on a network the pit does not trust, put it behind
+a TLS proxy (docs/pit-board.md).
+
+**One thread for every connection.** The board runs in the pit service's process, beside the
+archive. A thread per connection (``ThreadingHTTPServer``, before) let a crowd of browsers, or
+browsers that stopped reading, take the process's CPU and GIL from the archive (issue 26). Now
+one loop (controller.pit.board.loop, standard library ``selectors``) holds every connection, and
+this module only answers requests: :class:`Handler` is http.server's request handler, run on the
+bytes of a request the loop has read, writing its answer into memory for the loop to send. A
+stream's answer is its head and snapshot; its patches come from the feed, encoded once for all.
+
+Everything a table published is shown as text (``textContent``, never markup), and the page's
+Content-Security-Policy allows no inline script, so a prompt that says ``<script>`` reads as that.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import ipaddress
+import json
+import logging
+import math
+import re
+import secrets
+import socket
+import threading
+import time
+from collections import OrderedDict
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+from controller.pit.board.auth import Busy, Password, PasswordError
+from controller.pit.board.feed import Client
+from controller.pit.board.loop import (
+    BACKLOG,
+    MAX_BODY,
+    MAX_CONNECTIONS,
+    RETRY_AFTER,
+    Answer,
+    HttpLoop,
+    room_for,
+)
+from controller.pit.board.picture import Picture
+from controller.shared.schemas import TABLE_ID
+
+log = logging.getLogger(__name__)
+
+"""A table id (docs/schemas/defs.json ``table_id``)."""
+NEXT = re.compile(rf"/(?:table/{TABLE_ID.pattern})?", re.ASCII)
+"""The pages a login may go on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
+KEEPALIVE = 15.0
+"""Seconds of quiet after which a stream gets a keep-alive comment."""
+SESSION = 12 * 3600.0
+"""Seconds a login lasts: a shift."""
+SESSIONS = 1000
+"""Logins kept at most; the oldest goes first."""
+COOKIE = "pitboard"
+FREE_FAILURES = 5
+"""Wrong passwords in a row an address may send before it must wait between guesses."""
+BACKOFF_MAX = 5.0
+"""The longest wait (seconds) between one address's guesses: short, because behind a TLS proxy
+every browser is the proxy's address, and a person who mistyped should not wait long."""
+ADDRESSES = 1000
+"""Addresses whose failures are remembered at most; the oldest goes first."""
+HTML = "text/html; charset=utf-8"
+STATIC = {"board.html": HTML, "board.css": "text/css; charset=utf-8", "board.js": "text/javascript; charset=utf-8"}
+"""The files under ``static/`` served as they are (``login.html`` is a template: ``/login``)."""
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+class BoardError(Exception):
+    """The board cannot start; one line for the person who started it."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_file: Path | str | None = None,
+          *, keepalive: float = KEEPALIVE, max_connections: int = MAX_CONNECTIONS) -> BoardServer:
+    """Start the board on ``host:port`` (port 0: any free one, see :attr:`BoardServer.port`) on a
+    thread of its own; :class:`BoardError` with a one-line reason when it cannot."""
+    password = None
+    if password_file is not None:
+        try:
+            password = Password.from_file(Path(password_file))
+        except PasswordError as exc:
+            raise BoardError(str(exc)) from None
+    elif not is_loopback(host):
+        raise BoardError(f"the board would listen on {host}, beyond this machine, without a password: give "
+                         f"--password-file FILE (docs/pit-board.md), or listen on 127.0.0.1")
+    try:
+        server = BoardServer((host, port), picture, password, keepalive, max_connections=max_connections)
+    except OSError as exc:
+        raise BoardError(f"cannot serve the board on {host}:{port}: {exc.strerror or exc}") from None
+    server.start()
+    log.info("pit board on http://%s:%d/%s", host, server.port, " (password required)" if password else "")
+    return server
+
+
+class BoardServer:
+    """The board's listening socket, its loop (controller.pit.board.loop), its sessions and the
+    login's brakes."""
+
+    def __init__(self, address: tuple[str, int], picture: Picture, password: Password | None,
+                 keepalive: float, *, max_connections: int = MAX_CONNECTIONS) -> None:
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            # a restart within TIME_WAIT binds; another listener on the port still fails (Linux)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(address)
+            listener.listen(BACKLOG)   # a burst of browsers waits in the backlog, not refused by the kernel
+        except OSError:
+            listener.close()
+            raise
+        self.server_address = listener.getsockname()[:2]
+        self.picture = picture
+        self.password = password
+        self.keepalive = keepalive
+        self.sessions: OrderedDict[str, float] = OrderedDict()
+        self.lock = threading.Lock()
+        self.logins_refused = 0
+        self.logins_busy = 0
+        self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        """Per address: wrong passwords in a row, and the monotonic time before which it may not guess."""
+        self.loop = HttpLoop(listener, self._handle, picture.unsubscribe, keepalive=keepalive,
+                             max_connections=room_for(max_connections), busy=_busy(), mark=picture.feed.mark,
+                             slow=_slow)
+
+    def start(self) -> None:
+        self.picture.feed.listeners.append(self.loop.wake)
+        self.loop.start()
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = self.server_address[0]
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    def stop(self) -> None:
+        """Stop listening and end every stream."""
+        with contextlib.suppress(ValueError):
+            self.picture.feed.listeners.remove(self.loop.wake)
+        self.loop.stop()
+
+    def _handle(self, raw: bytes, address: tuple) -> Answer:
+        """One request's answer (on the loop's thread, or a form's thread)."""
+        handler = Handler(raw, address, self)
+        return Answer(handler.wfile.getvalue(), handler.stream)
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def login(self) -> str:
+        token = secrets.token_urlsafe(32)
+        with self.lock:
+            self.sessions[token] = time.monotonic() + SESSION
+            while len(self.sessions) > SESSIONS:
+                self.sessions.popitem(last=False)
+        return token
+
+    def valid(self, token: str | None) -> bool:
+        if not token:
+            return False
+        with self.lock:
+            until = self.sessions.get(token)
+            if until is None:
+                return False
+            if until < time.monotonic():
+                del self.sessions[token]
+                return False
+            return True
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must still wait before its next guess is hashed (0: none)."""
+        with self.lock:
+            _, until = self.failures.get(address, (0, 0.0))
+        return max(0.0, until - time.monotonic())
+
+    def failed(self, address: str) -> None:
+        """One more wrong password from ``address``: past :data:`FREE_FAILURES`, a doubling wait."""
+        with self.lock:
+            count = self.failures.pop(address, (0, 0.0))[0] + 1
+            delay = 0.0 if count < FREE_FAILURES else min(BACKOFF_MAX, 0.25 * 2 ** (count - FREE_FAILURES))
+            self.failures[address] = (count, time.monotonic() + delay)
+            while len(self.failures) > ADDRESSES:
+                self.failures.popitem(last=False)
+
+    def succeeded(self, address: str) -> None:
+        with self.lock:
+            self.failures.pop(address, None)
+
+    def logout(self, token: str | None) -> None:
+        with self.lock:
+            self.sessions.pop(token or "", None)
+
+
+class Handler(BaseHTTPRequestHandler):
+    """http.server's handler on a request the loop has read whole (``raw``): the answer is written
+    to ``wfile`` (memory) for the loop to send; ``stream`` is set for an event stream."""
+
+    server: BoardServer
+    server_version = "tablectl-pit-board"
+    sys_version = ""
+
+    def __init__(self, raw: bytes, client_address: tuple, server: BoardServer) -> None:
+        # Not BaseRequestHandler's __init__: there is no socket here, only the request's bytes.
+        self.client_address = client_address
+        self.server = server
+        self.rfile = io.BytesIO(raw)
+        self.wfile = io.BytesIO()
+        self.stream: Client | None = None
+        self.close_connection = True
+        if raw:
+            self.handle_one_request()
+        else:   # the loop read more than a request's head may be without its end
+            self.requestline, self.request_version, self.command = "", "HTTP/1.0", ""
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
+
+    # -- routing --------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        url = urlsplit(self.path)
+        path = url.path
+        if path.startswith("/static/") and path[len("/static/"):] in STATIC:
+            return self._static(path[len("/static/"):])
+        if path == "/favicon.ico":
+            return self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
+        if path == "/login":
+            if self.server.password is None:
+                return self._redirect("/")
+            return self._login(parse_qs(url.query).get("next", ["/"])[0])
+        if not self._allowed(path, url.query):
+            return None
+        if path == "/" or (path.startswith("/table/") and TABLE_ID.fullmatch(path[len("/table/"):])):
+            return self._static("board.html")
+        if path == "/api/tables":
+            return self._json_text(self.server.picture.tiles_json())
+        if path.startswith("/api/table/") and TABLE_ID.fullmatch(path[len("/api/table/"):]):
+            detail = self.server.picture.detail_json(path[len("/api/table/"):])
+            return self._json_text(detail) if detail else self._json({"error": "no such table"}, HTTPStatus.NOT_FOUND)
+        if path == "/events":
+            table = parse_qs(url.query).get("table", [None])[0]
+            if table is not None and not TABLE_ID.fullmatch(table):
+                return self._json({"error": "table: not a table id"}, HTTPStatus.BAD_REQUEST)
+            return self._stream(table)
+        return self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a request line it cannot read, a method it does not know) as
+        JSON, without echoing what the request carried."""
+        self.close_connection = True
+        try:
+            status = HTTPStatus(code)
+        except ValueError:
+            status = HTTPStatus.BAD_REQUEST
+        self._json({"error": status.phrase, "status": int(status)}, status)
+
+    def do_HEAD(self) -> None:
+        self._json({"error": "use GET"}, HTTPStatus.METHOD_NOT_ALLOWED)
+
+    def do_POST(self) -> None:
+        path = urlsplit(self.path).path
+        if path == "/logout":
+            self.server.logout(self._cookie())
+            return self._redirect("/login" if self.server.password else "/", clear=True)
+        if path != "/login" or self.server.password is None:
+            return self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+        form = self._form()
+        if form is None:
+            return None
+        address = self.client_address[0]
+        wait = self.server.wait(address)
+        try:
+            if wait > 0:
+                raise Busy
+            right = self.server.password.check(form.get("password", [""])[0])
+        except Busy:
+            # Not hashed: answered at once, logged at debug only (a flood of guesses is not a flood of lines).
+            self.server.logins_busy += 1
+            log.debug("pit board: login from %s not checked (busy, or waiting after wrong passwords)", address)
+            return self._login(form.get("next", ["/"])[0], "Too many login attempts: try again in a moment.",
+                               HTTPStatus.TOO_MANY_REQUESTS, retry_after=max(1, math.ceil(wait)))
+        if right:
+            self.server.succeeded(address)
+            log.info("pit board: login from %s", address)
+            return self._redirect(_local(form.get("next", ["/"])[0]), cookie=self.server.login())
+        self.server.failed(address)
+        self.server.logins_refused += 1
+        log.warning("pit board: login refused from %s (wrong password)", self.client_address[0])
+        return self._login(form.get("next", ["/"])[0], "Wrong password.", HTTPStatus.UNAUTHORIZED)
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def _allowed(self, path: str, query: str) -> bool:
+        if self.server.password is None or self.server.valid(self._cookie()):
+            return True
+        if path.startswith(("/api/", "/events")):
+            self._json({"error": "log in first (/login)"}, HTTPStatus.UNAUTHORIZED)
+        else:
+            self._redirect("/login?next=" + quote(path, safe="/"))
+        return False
+
+    def _cookie(self) -> str | None:
+        for part in (self.headers.get("Cookie") or "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == COOKIE:
+                return value
+        return None
+
+    def _form(self) -> dict[str, list[str]] | None:
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            self._json({"error": "a form needs its Content-Length"}, HTTPStatus.LENGTH_REQUIRED)
+            return None
+        if int(length) > MAX_BODY:
+            self._json({"error": f"a form of more than {MAX_BODY} bytes"}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return None
+        try:
+            return parse_qs(self.rfile.read(int(length)).decode("utf-8"), max_num_fields=10)
+        except (UnicodeDecodeError, ValueError):
+            self._json({"error": "not a form"}, HTTPStatus.BAD_REQUEST)
+            return None
+
+    def _login(self, after: str, message: str = "", status: HTTPStatus = HTTPStatus.OK, *,
+               retry_after: int | None = None) -> None:
+        """The login form, going to ``after`` (a path of this board) once logged in."""
+        page = _read("login.html").decode()
+        page = page.replace("{next}", html.escape(_local(after), quote=True)).replace("{message}", html.escape(message))
+        extra = {} if retry_after is None else {"Retry-After": str(retry_after)}
+        self._send(status, page.encode(), HTML, headers=extra)
+
+    def _static(self, name: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self._send(status, _read(name), STATIC[name], cache="no-cache")
+
+    def _json(self, value: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self._send(status, json.dumps(value).encode(), "application/json")
+
+    def _json_text(self, text: str) -> None:
+        self._send(HTTPStatus.OK, text.encode(), "application/json")
+
+    def _redirect(self, where: str, *, cookie: str | None = None, clear: bool = False) -> None:
+        self.send_response(HTTPStatus.SEE_OTHER)
+        self.send_header("Location", where)
+        if cookie is not None:
+            self.send_header("Set-Cookie", f"{COOKIE}={cookie}; Path=/; HttpOnly; SameSite=Strict; "
+                                           f"Max-Age={int(SESSION)}")
+        if clear:
+            self.send_header("Set-Cookie", f"{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+        self.send_header("Content-Length", "0")
+        self._security()
+        self.end_headers()
+
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: str = "no-store",
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", cache)
+        self._security()
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _security(self) -> None:
+        for name, value in HEADERS.items():
+            self.send_header(name, value)
+
+    def _stream(self, table: str | None) -> None:
+        """The stream's head and its start (the snapshot, or nothing when a reconnecting browser
+        goes on where it was); the loop then writes each patch as it comes, until the browser goes
+        or falls behind."""
+        start, client = self.server.picture.stream(table, self.headers.get("Last-Event-ID"))
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Accel-Buffering", "no")
+        self._security()
+        self.end_headers()
+        self.wfile.write(b"retry: 2000\n\n" + start)
+        self.stream = client
+
+    # -- logging: never a query string, never a body ----------------------------------------
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        path = getattr(self, "path", None)   # unset when the request line could not be read
+        log.debug("pit board: %s %s %s %s", self.client_address[0], getattr(self, "command", None) or "-",
+                  urlsplit(path).path[:200] if path else "-", code)
+
+    def log_error(self, format: str, *args: Any) -> None:
+        log.info("pit board: a bad request from %s", self.client_address[0])
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass   # everything worth logging goes through the two above, without what a request carried
+
+
+def _slow(raw: bytes) -> bool:
+    """The requests answered on the loop's pool, not its thread: those that wait. A form (the login
+    hashes with scrypt for ~50 ms); a route that asks the archive belongs here too. Everything
+    else is answered from memory (the picture, the static files) and must not block."""
+    return raw.startswith(b"POST ")
+
+
+def _busy() -> bytes:
+    """The answer to a connection past the cap (written by the loop before it reads the request)."""
+    body = json.dumps({"error": "the board is serving as many connections as it may: try again shortly",
+                       "status": 503}).encode()
+    head = [f"HTTP/1.0 503 {HTTPStatus.SERVICE_UNAVAILABLE.phrase}", f"Server: {Handler.server_version}",
+            "Content-Type: application/json", f"Retry-After: {RETRY_AFTER}", f"Content-Length: {len(body)}",
+            "Cache-Control: no-store", *(f"{k}: {v}" for k, v in HEADERS.items())]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+def _read(name: str) -> bytes:
+    return resources.files("controller.pit.board").joinpath("static", name).read_bytes()
+
+
+def _local(target: str) -> str:
+    """Where to go after the login: ``/`` or ``/table/<id>``, whole, else ``/``.
+
+    ``next`` comes from the form, so an attacker writes it: an allow-list of the board's own pages
+    (not a deny-list of tricks) keeps a CR/LF out of the 303's headers and a tab or backslash that a
+    browser drops (``/\t/evil.example`` -> ``//evil.example``) out of its Location."""
+    return target if NEXT.fullmatch(target) else "/"
