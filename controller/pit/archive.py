@@ -16,6 +16,15 @@ cannot store) is a reject too, found row by row, so one bad event never holds th
 The schema comes from ``migrations/NNNN_name.sql``, applied in order, each in its own
 transaction, under an advisory lock so that two services starting together do not race; the
 versions applied are in ``schema_version``. A database newer than the code is refused.
+
+A migration is known by its name without the number (``disputes_acks.sql``), not by its number
+alone: two lines of development each released a version 3 (the disputes and acknowledgements of
+issue 22, the replay claim of issue 19.2), and merged they are 3 and 4. An archive that has a
+known migration under another number is renumbered to this code's numbering and given what it
+lacks, instead of being taken for one with versions 1 to 3 and re-running the disputes' file
+(which fails: its table exists) while the claim's columns never come. This is right only for
+migrations that do not depend on each other, as those two do not; a renumbering is a merge's
+exception, never a way to reorder dependent files.
 """
 
 from __future__ import annotations
@@ -71,6 +80,15 @@ class Migration:
     name: str
     sql: str
 
+    @property
+    def slug(self) -> str:
+        """The file's name without its number: what the migration is, whatever number it has."""
+        return _slug(self.name)
+
+
+def _slug(name: str) -> str:
+    return name.partition("_")[2]
+
 
 def migrations(folder: Path = MIGRATIONS) -> list[Migration]:
     """The schema files in version order. A file not named ``NNNN_name.sql``, or two files of one
@@ -87,6 +105,12 @@ def migrations(folder: Path = MIGRATIONS) -> list[Migration]:
     versions = sorted(found)
     if versions != list(range(1, len(versions) + 1)):
         raise ArchiveError(f"{folder}: migration versions must run 1, 2, 3 ... without a hole (found {versions})")
+    slugs: dict[str, str] = {}
+    for migration in found.values():
+        if migration.slug in slugs:
+            raise ArchiveError(f"{folder}: {migration.name} and {slugs[migration.slug]} have one name: a migration "
+                               f"is known by its name without the number")
+        slugs[migration.slug] = migration.name
     return [found[v] for v in versions]
 
 
@@ -267,12 +291,15 @@ class Archive:
                 self._conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
                                    "version integer PRIMARY KEY, name text NOT NULL, "
                                    "applied_at timestamptz NOT NULL DEFAULT now())")
-                current = self._conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+                rows = self._conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+                current = rows[-1][0] if rows else 0
                 if current > newest:
                     raise ArchiveError(
                         f"the archive database {self.where} is at schema version {current}, newer than this "
                         f"tablectl knows (version {newest}): upgrade tablectl here before running it on this database")
-                for migration in known[current:]:
+                self._renumber(rows, known)
+                done = {_slug(name) for _, name in rows}
+                for migration in (m for m in known if m.slug not in done):
                     try:
                         with self._conn.transaction():
                             self._conn.execute(migration.sql)
@@ -295,6 +322,31 @@ class Archive:
         except psycopg.Error as exc:
             raise ArchiveError(f"the archive database {self.where}: {self._said(exc)}") from None
         return applied
+
+    def _renumber(self, rows: list[tuple[int, str]], known: list[Migration]) -> None:
+        """Bring ``schema_version`` to this code's numbering (the module's docstring says why): a
+        migration it does not know is refused (another line of development made the database),
+        one it knows under another number is given this code's number and name, in one
+        transaction; :meth:`migrate` then applies what is missing, by name."""
+        assert self._conn is not None
+        by_slug = {m.slug: m for m in known}
+        strangers = [name for _, name in rows if _slug(name) not in by_slug]
+        if strangers:
+            raise ArchiveError(
+                f"the archive database {self.where} has migrations this tablectl does not know ({', '.join(strangers)}): "
+                f"it was made by another tablectl; run that one, or one that knows them, on this database")
+        moved = [(version, by_slug[_slug(name)]) for version, name in rows
+                 if (version, name) != (by_slug[_slug(name)].version, by_slug[_slug(name)].name)]
+        if not moved:
+            return
+        with self._conn.transaction():
+            for version, _ in moved:  # out of the way first: one's new number may be another's old one
+                self._conn.execute("UPDATE schema_version SET version = %s WHERE version = %s", (-version, version))
+            for version, migration in moved:
+                self._conn.execute("UPDATE schema_version SET version = %s, name = %s WHERE version = %s",
+                                   (migration.version, migration.name, -version))
+        log.warning("archive %s: schema_version renumbered to this tablectl's migrations (%s)", self.where,
+                    ", ".join(f"{v} is now {m.name}" for v, m in moved))
 
     def version(self) -> int:
         with self._tx() as cur:
