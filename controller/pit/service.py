@@ -215,6 +215,20 @@ class PitService:
         self.host, self.port, self.prefix = host, port, prefix
         self.group = group
         self.client_id = client_id
+        self.requester = group or client_id
+        """The ``requester`` of this service's ``cmd/replay`` (issue 27): the table keeps one queue
+        and one budget of replays per requester and serves them in turns, so that a client flooding
+        it with requests cannot keep the archive's gaps open. In a group it is the group's name, the
+        same for every service of it: a replay goes out on the table's event topics and the broker
+        deals it across the group into the one archive, so the group is what a replay serves, and
+        it should weigh as one requester beside a watch or another site's archive, not as one per
+        service. The archive's claim has one service of a group ask a table at a time; when the
+        claim passes (the one asking was killed), the requests it left at the table are for the same
+        gaps and stay ahead of the new asker's in the group's one queue, instead of the group
+        holding two queues, two budgets and two turns at that table. A service without a group
+        hears every event itself: it is its own requester, by its client id. Both are checked
+        (tablectl pit) to be letters, digits, ``.``, ``_`` and ``-``, at most 64, as the command's
+        schema wants (controller/shared/data/schemas/command.json, ``replay.requester``)."""
         self.tuning = tuning
         self.archive = Archive(db_url) if db_url else None
         self.status_topic = f"{prefix}/_pit/{client_id}/status"
@@ -891,7 +905,8 @@ class PitService:
         if request is None:
             return
         self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",
-                            json.dumps({"id": request.id, "from": request.first, "to": request.last}), qos=1)
+                            json.dumps({"id": request.id, "from": request.first, "to": request.last,
+                                        "requester": self.requester}), qos=1)
         if t.why == OFFLINE:
             t.why = ""
         self._count("replay_requests")

@@ -26,6 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.pit.archive import NOTIFY_CHANNEL
 from controller.pit.service import Tuning
+from controller.shared.schemas import problems, validator
 
 FAST = Tuning(grace=0.3, status_interval=0.1, reply_timeout=3.0, replay_timeout=3.0, retry_delays=(0.3, 0.6, 1.0),
               db_retry_delays=(0.2, 0.5), vouch_wait=1.0, session_expiry=600, claim=3.0)
@@ -250,8 +251,11 @@ class FakeTable:
             if self.unanswered > 0:
                 self.unanswered -= 1
                 return
-        reply: dict[str, Any] = {"id": req.get("id"), "command": "replay"}
-        if self.refuse is not None:
+        reply: dict[str, Any] = {"id": req.get("id") if isinstance(req, dict) else None, "command": "replay"}
+        wrong = problems(validator("command#/$defs/replay"), req, quote=False) if isinstance(req, dict) else ["not a table"]
+        if wrong:  # as a real table (controller.table.commands): the service's requests must be ones it takes
+            reply |= {"ok": False, "error": f"bad replay command: {'; '.join(wrong)}"}
+        elif self.refuse is not None:
             reply |= {"ok": False, "error": self.refuse}
         else:
             seqs = [s for s in range(req["from"], req["to"] + 1) if s in held and s not in self.replay_skips]

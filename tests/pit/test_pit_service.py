@@ -81,6 +81,7 @@ def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_
     requests = fake.wait_requests(1)
     assert requests[0]["from"] == 3 and requests[0]["to"] == 4
     assert requests[0]["id"].startswith(service.client_id)
+    assert all(r["requester"] == "pit-test" for r in requests), "the group's name: the table's share is the group's"
     assert all((r["from"], r["to"]) == (3, 4) for r in requests), requests
     (gap,) = archive_view.gaps(fake.table)
     assert gap[:5] == (fake.table, 3, 4, "filled", None) and gap[5] >= 1 + unanswered, gap
@@ -88,6 +89,17 @@ def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_
     assert service.wait(lambda c: c["gaps_filled"] >= 1 and c["gaps_open"] == 0, ARCHIVE_WAIT), service.counters()
     counts = service.counters()
     assert counts["gaps_opened"] == 1 and counts["gaps_filled"] == 1 and counts["gaps_open"] == 0, counts
+
+
+def test_a_service_without_a_group_names_itself_as_the_requester(broker, pit_factory, fake_table, archive_view):
+    """It hears every event itself: its replays serve it alone (PitService.requester)."""
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker, group=None)
+    for seq in range(1, 4):
+        fake.event(seq, publish=seq != 2)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 3), "the gap 2-2 filled by a replay")
+    assert [r["requester"] for r in fake.wait_requests(1)] == [service.client_id] * len(fake.requests)
 
 
 def test_a_lost_tail_shows_in_the_state_and_is_asked_for(broker, pit_factory, fake_table, archive_view):
