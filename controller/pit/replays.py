@@ -65,7 +65,7 @@ class Refusal:
 
 
 def read_refusal(error: str) -> Refusal:
-    """The table's reason (controller.table.loop ``_queue_replay``) read for what it means."""
+    """The table's reason (controller.table.outbox, ``Outbox.queue_replay``) read for what it means."""
     if match := _PRUNED.search(error):
         return Refusal("pruned", int(match.group(1)))
     if match := _BEYOND.search(error):
