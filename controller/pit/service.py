@@ -599,8 +599,13 @@ class PitService:
         return out.phase == "sent" and now >= out.at + self.tuning.grace and self._idle(now)
 
     def _idle(self, now: float) -> bool:
-        """No message came for a grace: the broker has nothing queued for this service."""
-        return now >= self._last_message_at + self.tuning.grace
+        """No message came for a grace: the broker has nothing queued for this service. Nothing is
+        waiting in the service's own inbox either: ``_last_message_at`` is when the service thread
+        last took a message, and a batch's commit on a loaded database can take longer than a grace
+        while messages pile up behind it (the service then took itself for idle, asked the broker
+        again for every retained status and state in mid-stream, and took its own request, still in
+        the inbox, for one lost on the way)."""
+        return now >= self._last_message_at + self.tuning.grace and self._inbox.empty()
 
     def _reread_soon(self) -> None:
         """Ask again once no message came for a grace (caught up with what the broker had queued)."""
