@@ -191,6 +191,9 @@ class _Table:
     held_until: float = 0.0
     status: dict = field(default_factory=dict)
     """Its last status, checked."""
+    told: dict[str, dict] = field(default_factory=dict)
+    """The last status and state handed to the observers: the same one again (the service asked the
+    broker again for the retained ones, _maybe_reread) is nothing new to them, and is not handed on."""
 
 
 _STOP = object()
@@ -527,6 +530,8 @@ class PitService:
                 # An empty retained status: the table was taken off the floor (its status cleared);
                 # the observers drop it (the board's tile, watch's line). The archive keeps its rows.
                 if what == "status":
+                    if (gone := self._tables.get(topic.table)) is not None:
+                        gone.told.clear()
                     self._tell(topic.table, "status", {})
                 return None
             if what == "status":
@@ -671,7 +676,7 @@ class PitService:
             t.game = status["game"]
         if self.archive is not None:
             self._statuses[t.name] = status
-        self._tell(t.name, "status", status)
+        self._tell_new(t, "status", status)
         if t.held:
             self._release(t, final=False)
         if t.online and new_birth:
@@ -688,7 +693,7 @@ class PitService:
         if t is None or not t.known:  # the board may show it; the archive has nothing to vouch for
             return self._tell(table, "state", state)
         t.vouched = max(t.vouched, state["seq"])
-        self._tell(t.name, "state", state)
+        self._tell_new(t, "state", state)
         self._touched.add(t.name)
         if t.held:
             self._release(t, final=False)
@@ -739,6 +744,15 @@ class PitService:
             match = _DAMAGED.search(data["message"])
             if match and len(t.damaged) < MOST_DAMAGED:
                 t.damaged[int(match.group(1))] = data["message"][:500]
+
+    def _tell_new(self, t: _Table, kind: str, body: dict) -> None:
+        """A status or a state to the observers unless it is the one they were last given: a
+        retained message the service asked the broker for again tells them nothing (the board
+        would redraw the table's tile for it)."""
+        if t.told.get(kind) == body:
+            return
+        t.told[kind] = body
+        self._tell(t.name, kind, body)
 
     def _tell(self, table: str, kind: str, body: dict) -> None:
         for fn in self._observers:

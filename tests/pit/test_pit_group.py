@@ -54,6 +54,28 @@ def test_a_table_far_ahead_of_what_a_service_saw_is_believed_on_its_state(broker
     assert not archive_view.rejects()
 
 
+def test_the_retained_status_and_state_asked_for_again_are_nothing_new_to_the_observers(
+        broker, pit_factory, fake_table, archive_view: ArchiveView):
+    """An event past its table's word makes the service ask the broker again for every retained
+    status and state; they come again, the same, and the observers (the board, which redraws a
+    table's tile for each) are not given them twice."""
+    fake: FakeTable = fake_table()
+    fake.status()
+    fake.state(0)
+    told: list[tuple[str, str]] = []
+    service = pit_factory(broker, start=False)
+    service.add_observer(lambda table, kind, body: told.append((table, kind)))
+    service.start()
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+    received = service.counters()["received"]
+    fake.event(2 + MAX_AHEAD)   # past the table's word (its birth, its state): the service asks the broker again
+    assert service.wait(lambda c: c["received"] >= received + 3, ARCHIVE_WAIT), service.counters()  # and they came
+    fake.event(2)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 2), "seq 2")
+    assert told == [(fake.table, "status"), (fake.table, "state"), (fake.table, "event"), (fake.table, "event")], told
+
+
 def test_a_reply_to_an_earlier_start_is_not_taken_for_this_starts_request(broker, pit_factory, fake_table,
                                                                           archive_view: ArchiveView):
     """A service killed while it waited for a reply gets that reply, queued in its session, after it
