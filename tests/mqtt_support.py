@@ -91,6 +91,14 @@ class RunningBroker:
                 self.proc.wait(5)
             self.proc = None
 
+    def kill(self) -> None:
+        """A crash (SIGKILL): what it had not saved is gone (with ``persistence true``, its last
+        save: at its last clean stop, or its ``autosave_interval``)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(5)
+            self.proc = None
+
     def pause(self) -> None:
         """Freeze the broker: connections stay open but nothing is acknowledged."""
         assert self.proc is not None

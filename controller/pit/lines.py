@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from games import registry
 
 REPLAY_LIMIT = 10_000
-"""The most events one ``cmd/replay`` may ask for (controller.table.loop.REPLAY_LIMIT)."""
+"""The most events one ``cmd/replay`` may ask for (controller.table.outbox.REPLAY_LIMIT)."""
 
 
 @dataclass

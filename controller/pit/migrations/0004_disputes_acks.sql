@@ -1,4 +1,6 @@
--- The pit archive, version 3 (issue 22): disputes and acknowledgements.
+-- The pit archive, version 4 (issue 22): disputes and acknowledgements. Released as 0003, before
+-- the replay claim of issue 19.2 (0003_replay_claim.sql) took 3 when the two lines were merged: an
+-- archive that has this file as 3 is renumbered and given the claim (controller.pit.archive).
 
 -- A table's rounds are found by number (controller.pit.rounds) without reading its history.
 CREATE INDEX events_table_round ON events (table_id, round) WHERE round IS NOT NULL;
