@@ -36,13 +36,16 @@ class TableProcess:
     """A simulated table in a process of its own, dealing on the broker at ``port`` once made."""
 
     def __init__(self, port: int, folder: Path, *, game: str | None = None, seed: int = 1,
-                 table_id: str | None = None, offline_dealer: bool = False) -> None:
+                 table_id: str | None = None, offline_dealer: bool = False, pace: float | None = None,
+                 first_seq: int | None = None) -> None:
         """``offline_dealer``: the dealer deals on while the broker is away (it follows the table's
         own events, not only what comes back through the broker)."""
         argv = [sys.executable, str(HERE), "--port", str(port), "--seed", str(seed), "--dir", str(folder)]
         argv += ["--offline-dealer"] if offline_dealer else []
         argv += ["--game", game] if game else []
         argv += ["--id", table_id] if table_id else []
+        argv += ["--pace", str(pace)] if pace is not None else []
+        argv += ["--first-seq", str(first_seq)] if first_seq is not None else []
         self.journal = folder / "journal.db"
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         line = self._line()   # pytest-timeout bounds a table that never starts
@@ -100,13 +103,22 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--fault", action="append", default=[])
+    parser.add_argument("--pace", type=float, help="seconds the dealer takes per action (default: flat out)")
+    parser.add_argument("--first-seq", type=int, help="the journal numbers from this seq (a table that has been "
+                                                          "dealing for long; needs --id)")
     parser.add_argument("--offline-dealer", action="store_true",
                         help="the dealer follows the table's own events too: it deals on while the broker is away")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     broker = SimpleNamespace(host="127.0.0.1", port=args.port)
+    if args.first_seq is not None:
+        from controller.table.journal import Journal
+
+        journal = Journal(args.dir / "journal.db", args.id)
+        journal.number_from(args.first_seq)
+        journal.close()
     table = SimTable(broker, args.dir, seed=args.seed, game=args.game, table_id=args.id,
-                     rig={"faults": args.fault})
+                     rig={"faults": args.fault, **({"pace": args.pace} if args.pace is not None else {})})
     if args.offline_dealer:
         table.controller.table.listeners.append(lambda event: table.dealer.on_event(event.envelope()))
     journaled = threading.Condition()
