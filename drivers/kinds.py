@@ -50,8 +50,11 @@ DICE_CUP_SETTINGS: dict[str, Any] = {
         "serial": {"type": "string", "minLength": 1, "maxLength": 126},
         "dice": {"type": "integer", "minimum": 1, "maximum": 8,
                  "x-why": "must be the number of dice in the cup, 1 to 8 (a report carries at most 8)"},
-        "backend": {"type": "string", "minLength": 1, "pattern": r"^(libusb1|libusb0|openusb|hwsim://\S+)$",
-                    "x-why": "must be libusb1 (the default), libusb0, openusb, or a simulator's hwsim://NAME"},
+        "backend": {"type": "string", "minLength": 1, "maxLength": 112,
+                    "pattern": r"^(libusb1|libusb0|openusb|hwsim://\S+|unix:/\S+)$",
+                    "x-why": "must be libusb1 (the default), libusb0, openusb, unix:/PATH (a device served on a "
+                             "Unix socket, as tablectl sim serves its cup; at most 107 bytes of path), or a "
+                             "simulator's hwsim://NAME"},
         "read_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
         "control_timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
         "reconnect_max": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},

@@ -77,6 +77,16 @@ class GameEntry:
     odds: Callable[[str | None, int | None], GameOdds] | None = None
     """``(paytable, decks) -> GameOdds`` for `tablectl odds` (None: the game's defaults); raises
     ValueError naming what it refuses."""
+    narrate: Mapping[str, Callable[[Mapping[str, Any]], list[str]]] = field(default_factory=dict)
+    """The lines a person reads for an event of a kind (`tablectl demo`, `watch`), in the words of the
+    game's sheet: ``result`` a line per hand with its cards, ``action_button`` what placed it. A kind
+    the game leaves out reads the generic way (controller.pit.lines). Each may raise on data it cannot
+    read: the event is then shown as it is."""
+    legend: Mapping[str, str] = field(default_factory=dict)
+    """A term the game's lines use, and what it means at this game: told once, under the first line
+    that uses it (a newcomer reading the demo meets "action button" once, with how its count works)."""
+    variant_key: str | None = None
+    """The ``[game]`` option that names the game's variant or paytable (`tablectl demo --variant`)."""
     scoreboard: Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]] | None = None
     """The shoe's scoreboard for the pit board (baccarat's roads): from the data of the ``result``
     events since the last shuffle, oldest first, to JSON with ``grids``, each ``{name, title, rows,

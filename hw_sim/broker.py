@@ -11,12 +11,14 @@ lives in hw_sim, and `tablectl demo` imports it only when it runs.
 from __future__ import annotations
 
 import asyncio
+import errno
 import shutil
 import socket
 import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,15 +29,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class PortBusy(RuntimeError):
+    """The port asked for is taken: another broker (or another program) listens there. A broker
+    started there would fail to bind, and a client would talk to whatever holds the port."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(f"port {port} on {host} is in use (another broker, or another program, listens there)")
+        self.host, self.port = host, port
+
+
+def port_taken(host: str, port: int) -> bool:
+    """Something listens on ``host:port`` (a bind fails as a broker's would; SO_REUSEADDR as
+    Mosquitto sets it, so a port a closed connection left in TIME_WAIT counts as free)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return exc.errno == errno.EADDRINUSE   # anything else the broker reports itself
+    return False
+
+
 def mosquitto_path() -> str | None:
     return shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()), None)
 
 
-def wait_for_port(host: str, port: int, deadline_s: float = 10.0) -> None:
-    """Block until a TCP connect succeeds. Start-up only, never the event path."""
+def wait_for_port(host: str, port: int, deadline_s: float = 10.0,
+                  exited: Callable[[], str | None] | None = None) -> None:
+    """Block until a TCP connect succeeds. Start-up only, never the event path. ``exited``: says
+    why the broker being waited for is gone (None while it runs), so that a broker that failed is
+    reported at once, and another process answering on the port is never taken for it."""
     end = time.monotonic() + deadline_s
     while True:
+        why = exited() if exited is not None else None
+        if why is not None:
+            raise RuntimeError(why)
         try:
             with socket.create_connection((host, port), timeout=0.5):
                 return
@@ -92,42 +121,102 @@ def _closing_amqtt_broker() -> type:
 
 @dataclass
 class LocalBroker:
-    """A broker on 127.0.0.1 that this process owns and stops."""
+    """A broker on 127.0.0.1 that this process owns and stops; or, with ``prefer="external"``, the
+    broker already listening on ``port`` (asked for by name: never taken by accident).
+
+    A ``port`` asked for that something else listens on is :class:`PortBusy` before anything is
+    started: the demo once used such a broker without a word, its own Mosquitto having failed to
+    bind with its error sent nowhere. A free port chosen here that another process takes before
+    Mosquitto binds it (a race) is chosen again."""
 
     port: int = 0
-    prefer: str = "auto"  # "auto" | "mosquitto" | "embedded"
+    prefer: str = "auto"  # "auto" | "mosquitto" | "embedded" | "external"
     host: str = "127.0.0.1"
     kind: str = ""
     _proc: subprocess.Popen | None = field(default=None, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
     _tmp: tempfile.TemporaryDirectory | None = field(default=None, repr=False)
+    _log: Path | None = field(default=None, repr=False)
 
     @property
     def address(self) -> str:
         return f"{self.host}:{self.port}"
 
     def start(self) -> LocalBroker:
-        self.port = self.port or free_port()
+        if self.prefer == "external":
+            if not self.port:
+                raise ValueError("an external broker needs its port")
+            try:
+                wait_for_port(self.host, self.port, deadline_s=2.0)
+            except RuntimeError:
+                raise RuntimeError(f"no broker listens on {self.host}:{self.port}") from None
+            self.kind = "external"
+            return self
+        chosen = not self.port
+        if not chosen and port_taken(self.host, self.port):
+            raise PortBusy(self.host, self.port)
         exe = mosquitto_path()
         if self.prefer == "mosquitto" and not exe:
             raise RuntimeError("mosquitto is not installed (apt-get install -y mosquitto)")
-        if exe and self.prefer != "embedded":
-            self._start_mosquitto(exe)
-        else:
+        if not (exe and self.prefer != "embedded"):
+            self.port = self.port or free_port()
             self._start_embedded()
-        wait_for_port(self.host, self.port)
-        return self
+            wait_for_port(self.host, self.port)
+            return self
+        for _attempt in range(5):
+            self.port = free_port() if chosen else self.port
+            self._start_mosquitto(exe)
+            try:
+                self._wait_running()
+                wait_for_port(self.host, self.port, exited=self._mosquitto_exited)
+                return self
+            except RuntimeError as exc:
+                self.stop()
+                if "Address already in use" not in str(exc):
+                    raise
+                if not chosen:
+                    raise PortBusy(self.host, self.port) from None
+        raise RuntimeError(f"mosquitto found no free port on {self.host} in 5 tries")
 
     def _start_mosquitto(self, exe: str) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="tablectl-broker-")
         conf = Path(self._tmp.name) / "mosquitto.conf"
         conf.write_text(
             f"listener {self.port} {self.host}\nallow_anonymous true\npersistence false\n"
-            "max_queued_messages 100000\nset_tcp_nodelay true\nlog_dest none\n")
-        self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
+            "max_queued_messages 100000\nset_tcp_nodelay true\nlog_dest stderr\nlog_type error\n"
+            "log_type information\n")
+        self._log = Path(self._tmp.name) / "mosquitto.log"
+        with self._log.open("wb") as log:   # its errors (a port it cannot bind), read if it exits
+            self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=log)
         self.kind = "mosquitto"
+
+    def _said(self) -> str:
+        """What Mosquitto wrote (its start-up and its errors), without its timestamps."""
+        text = self._log.read_text(errors="replace") if self._log is not None and self._log.exists() else ""
+        return " ".join(line.split(": ", 1)[-1] for line in text.strip().splitlines())[-500:]
+
+    def _mosquitto_exited(self) -> str | None:
+        if self._proc is None or self._proc.poll() is None:
+            return None
+        return (f"mosquitto exited with status {self._proc.returncode} before listening on {self.address}: "
+                f"{self._said() or 'it said nothing'}")
+
+    def _wait_running(self, deadline_s: float = 10.0) -> None:
+        """Until Mosquitto says it is running (it has bound its port), or has exited saying why. Its
+        own word, not a connect: another process that holds the port would answer a connect.
+        Start-up only, never the event path."""
+        end = time.monotonic() + deadline_s
+        while True:
+            why = self._mosquitto_exited()
+            if why is not None:
+                raise RuntimeError(why)
+            if " running" in self._said():
+                return
+            if time.monotonic() > end:
+                raise RuntimeError(f"mosquitto did not say it was running on {self.address} within {deadline_s:.0f} s: "
+                                   f"{self._said() or 'it said nothing'}")
+            time.sleep(0.05)
 
     def _start_embedded(self) -> None:
         try:

@@ -15,7 +15,14 @@ unplugged, or hung -- is what a dealer sees as its link light going out: the
 dealer does not draw from that shoe or start that shuffler, and holds the
 prompt until the device is back (``SimDevice.on_back``) or a newer prompt
 arrives. Hooks in ``before_act`` run before each new prompt is acted on;
-:class:`hw_sim.faults.FaultScheduler` injects faults from there.
+:class:`hw_sim.faults.FaultScheduler` injects faults from there. A hook that
+fails is logged and the dealer acts all the same: a broken hook must not
+cost the table its prompt (the dealer would wait for nothing).
+
+Pace (:mod:`hw_sim.pace`): before an action the dealer waits as long as its
+pace says, on an event rather than in ``time.sleep``: :meth:`SimDealer.stop`
+ends the wait at once, and so does a newer prompt (the table moved on while
+the dealer was taking his time: he acts on what it asks now).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hw_sim.kinds import device_for
+from hw_sim.pace import Pace, as_pace
 from hw_sim.physical import Table
 
 log = logging.getLogger(__name__)
@@ -55,13 +63,17 @@ class DealerStats:
 _RETRY = object()
 """Inbox token: act on the held prompt now (a device came back, or release())."""
 
+ACTS: frozenset[str] = frozenset({"deck_check", "new_deck", "shuffle", "load_shoe", "bets", "card", "hand", "press",
+                                  "dice", "count", "decision", "settle", "fault"})
+"""The prompts the dealer does something about; any other (``open``, ``device``, ``none``) he only reads."""
+
 
 class SimDealer:
     """Acts on prompts: load decks, shuffle, load the shoe, call bets, draw, settle."""
 
     def __init__(self, table: Table, devices: dict[str, Any], kinds: dict[str, str], press: Callable[..., None], *,
                  cut_from_end: int = 16, seed: int = 0, pass_probability: float = 0.0,
-                 pace: float = 0.0, on_fault: str = "void") -> None:
+                 pace: Pace | str | float = 0.0, on_fault: str = "void") -> None:
         self.table = table
         self.devices = devices
         self.kinds = kinds
@@ -69,7 +81,7 @@ class SimDealer:
         self.cut_from_end = cut_from_end
         self.rng = random.Random(seed)
         self.pass_probability = pass_probability
-        self.pace = pace
+        self.pace = as_pace(pace)
         self.on_fault = on_fault
         self.misbehave = Misbehaviour()
         self.stats = DealerStats()
@@ -80,12 +92,20 @@ class SimDealer:
         self.before_act: list[Callable[[str, int | None], None]] = []
         """Called with (expect, round) before the dealer acts on each new prompt."""
         self._held: tuple[dict, bool] | None = None   # (envelope, hooks already ran)
+        self._stopping = threading.Event()
+        self._nudge = threading.Event()   # set by a stop and by each prompt that arrives: ends a pace wait
+        self._newest = -1                 # the newest prompt's seq that arrived (any thread writes it)
+        self._acting = -1                 # the seq of the prompt being acted on (the dealer's thread)
 
     # feeding ---------------------------------------------------------------
     def on_event(self, envelope: dict) -> None:
         """Give the dealer an event as a subscriber received it (any thread)."""
         if envelope.get("kind") == "prompt":
+            seq = envelope.get("seq")
+            if isinstance(seq, int) and seq > self._newest:
+                self._newest = seq
             self._inbox.put(envelope)
+            self._nudge.set()
 
     def start(self) -> SimDealer:
         self._thread = threading.Thread(target=self._run, name="sim-dealer", daemon=True)
@@ -93,6 +113,9 @@ class SimDealer:
         return self
 
     def stop(self) -> None:
+        """Stop at once, even in the middle of a pace's wait."""
+        self._stopping.set()
+        self._nudge.set()
         self._inbox.put(None)
         if self._thread:
             self._thread.join(5)
@@ -144,13 +167,31 @@ class SimDealer:
                 self._held = None
                 self._take(envelope, hooked)
 
+    def _pause(self, seconds: float) -> bool:
+        """Wait ``seconds`` (the pace) before acting; False when a stop or a newer prompt ended the
+        wait, and the prompt at hand is no longer to be acted on. Waits on an event, never sleeps."""
+        end = time.monotonic() + seconds
+        while True:
+            self._nudge.clear()
+            if self._stopping.is_set() or self._newest > self._acting:
+                return False
+            left = end - time.monotonic()
+            if left <= 0:
+                return True
+            self._nudge.wait(left)
+
     def _take(self, envelope: dict, hooked: bool) -> None:
         data = envelope.get("data", {})
+        seq = envelope.get("seq")
+        self._acting = seq if isinstance(seq, int) else self._newest
         try:
             if not self.paused.is_set() and not hooked:
                 hooked = True
                 for hook in list(self.before_act):
-                    hook(data.get("expect"), envelope.get("round"))
+                    try:
+                        hook(data.get("expect"), envelope.get("round"))
+                    except Exception:   # logged; the prompt is still acted on
+                        log.exception("simulated dealer: a before_act hook failed on prompt %s", envelope)
             if self.paused.is_set() or not self.act(data):
                 self._held = (envelope, hooked)
         except Exception:  # the simulated dealer must not die silently
@@ -177,8 +218,16 @@ class SimDealer:
             self.stats.count("held")
             return False
         self.stats.prompts += 1
-        if self.pace:
-            time.sleep(self.pace)  # a human's pace, in the simulator only
+        if expect not in ACTS:
+            return True
+        if expect == "fault" and (self.misbehave.skip_void or self.on_fault not in prompt.get("buttons", [self.on_fault])):
+            return True  # the pit decides
+        wait = self.pace.draw(prompt)
+        if wait and not self._pause(wait):
+            return True   # stopped, or the table moved on meanwhile: the newer prompt is what counts
+        if getattr(device, "dead", False):   # it went while the dealer took his time
+            self.stats.count("held")
+            return False
         if expect == "deck_check":
             # Every card on the table goes into the shuffler: new decks, or after
             # a close and reopen, what the shoe, the layout and the discards hold.
@@ -225,11 +274,7 @@ class SimDealer:
             self.table.clear_layout()
             self.press("deal")
         elif expect == "fault":
-            if self.misbehave.skip_void or self.on_fault not in prompt.get("buttons", [self.on_fault]):
-                return True  # the pit decides
             self.table.clear_layout()
             self.press(self.on_fault)
-        else:
-            return True
         self.stats.count(expect)
         return True

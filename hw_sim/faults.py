@@ -23,8 +23,15 @@ WHEN is one of
 - ``<step>`` or ``<step>:<n>``: the n-th time (default 1) the simulated dealer
   is prompted for that step, just before it acts: ``deck_check``,
   ``shuffle``, ``load_shoe``, ``bets``, ``card`` (``card:n`` = the dealer's
-  n-th draw), ``dice`` (``dice:n`` = the n-th shake), ``settle``, ``fault``;
-- ``round:<n>``: the first draw (or shake) of the n-th round this simulator deals.
+  n-th draw), ``hand`` (the n-th hand from a hand-forming shuffler), ``dice``
+  (``dice:n`` = the n-th shake), ``settle``, ``fault``;
+- ``round:<n>``: the first dealing prompt (a draw, a hand, a shake, a step
+  the dealer presses, a player's decision) of the n-th round this simulator deals.
+
+A spec is checked against the table before anything starts
+(:func:`check_faults`): a fault of a device the table lacks, of a device of
+another kind, or at a step the game never prompts for could never fire, and
+is refused with a :class:`FaultSpecError` naming the fault and why.
 
 Steps and rounds are counted by the simulated dealer as it follows the
 controller's prompts, so a fault fires at the same point of a seeded run
@@ -47,12 +54,23 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games import registry
+from hw_sim.kinds import DOES
+
 log = logging.getLogger(__name__)
 
 DEVICES: tuple[str, ...] = ("shoe", "shuffler", "cup")
 
-STEPS: tuple[str, ...] = ("deck_check", "shuffle", "load_shoe", "bets", "card", "dice", "settle", "fault")
+STEPS: tuple[str, ...] = ("deck_check", "shuffle", "load_shoe", "bets", "card", "hand", "dice", "settle", "fault")
 """Prompt ``expect`` values a WHEN may name (the simulated dealer acts on these)."""
+
+DEALT: frozenset[str] = frozenset({"card", "hand", "dice", "press", "decision"})
+"""The prompts of a round's dealing: the first of a new round counts it (``round:N``). A shoe game
+deals cards, a hand-forming shuffler hands, Pai Gow Tiles shakes the dice, and in the poker room
+the dealer pitches the cards and presses ``deal`` at each step."""
+
+SERIAL = ("card_shoe", "shuffler", "hand_shuffler")
+SHUFFLERS = ("shuffler", "hand_shuffler")
 
 
 @dataclass(frozen=True)
@@ -65,35 +83,46 @@ class FaultKind:
     what: str
     duration: float | None = None
     """Seconds until the device comes back, for a fault that takes it away; None: no duration."""
+    kinds: tuple[str, ...] = SERIAL
+    """The kinds of device (drivers.kinds) that can have it."""
 
 
 FAULTS: dict[str, FaultKind] = {f.name: f for f in (
     FaultKind("garbage", ("shoe", "shuffler", "cup"),
-              "64 seeded random bytes on the line, between frames (the cup: one report of 16 random bytes, now)"),
+              "64 seeded random bytes on the line, between frames (the cup: one report of 16 random bytes, now)",
+              kinds=(*SERIAL, "dice_cup")),
     FaultKind("bad_checksum", ("shoe", "shuffler"), "the next data frame goes out once with a broken CRC"),
     FaultKind("jam", ("shuffler", "shoe"),
               "the shuffler's next deck check or shuffle stops with JAM (a shoe reports JAM at once)"),
     FaultKind("door_open", ("shuffler", "shoe"),
               "the shuffler's next deck check or shuffle stops with DOOR_OPEN (a shoe reports it at once)"),
-    FaultKind("unreadable", ("shuffler",), "the shuffler's next deck check or shuffle stops with UNREADABLE"),
-    FaultKind("count_wrong", ("shuffler",), "the shuffler's next deck check or shuffle stops with COUNT_WRONG"),
-    FaultKind("unreadable_cards", ("shuffler",), "the next deck check cannot read its first card"),
-    FaultKind("misread", ("shoe",), "the next card drawn leaves the shoe unread (MISREAD)"),
-    FaultKind("double_card", ("shoe",), "the next draw brings two cards out at once (DOUBLE)"),
-    FaultKind("unknown_card", ("shoe",), "the next card drawn is read as a code that names no card"),
+    FaultKind("unreadable", ("shuffler",), "the shuffler's next deck check or shuffle stops with UNREADABLE",
+              kinds=SHUFFLERS),
+    FaultKind("count_wrong", ("shuffler",), "the shuffler's next deck check or shuffle stops with COUNT_WRONG",
+              kinds=SHUFFLERS),
+    FaultKind("unreadable_cards", ("shuffler",), "the next deck check cannot read its first card", kinds=SHUFFLERS),
+    FaultKind("misread", ("shoe",), "the next card drawn leaves the shoe unread (MISREAD)", kinds=("card_shoe",)),
+    FaultKind("double_card", ("shoe",), "the next draw brings two cards out at once (DOUBLE)", kinds=("card_shoe",)),
+    FaultKind("unknown_card", ("shoe",), "the next card drawn is read as a code that names no card",
+              kinds=("card_shoe",)),
     FaultKind("heartbeat", ("shoe", "shuffler"),
               "the device falls silent, heartbeats included, and recovers after the duration", 5.0),
     FaultKind("unplug", ("shoe", "shuffler", "cup"),
-              "the device's cable comes out and goes back in after the duration", 1.0),
+              "the device's cable comes out and goes back in after the duration", 1.0, (*SERIAL, "dice_cup")),
     FaultKind("dropout", ("shoe", "shuffler"),
               "the line drops every byte both ways for the duration, the ports left open (a flaky cable)", 2.2),
-    FaultKind("stall", ("cup",), "the cup's interrupt-IN endpoint halts until the driver clears it"),
-    FaultKind("malformed_report", ("cup",), "the next shake's reading goes out with a broken CRC"),
-    FaultKind("repeat_report", ("cup",), "the cup sends its last report again, the same bytes (a duplicate)"),
-    FaultKind("stale_report", ("cup",), "the cup sends its third-last report again, out of order"),
-    FaultKind("die_on_edge", ("cup",), "the next shake lands a die on its edge: the cup reports it, no reading"),
-    FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading"),
-    FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended"),
+    FaultKind("stall", ("cup",), "the cup's interrupt-IN endpoint halts until the driver clears it",
+              kinds=("dice_cup",)),
+    FaultKind("malformed_report", ("cup",), "the next shake's reading goes out with a broken CRC", kinds=("dice_cup",)),
+    FaultKind("repeat_report", ("cup",), "the cup sends its last report again, the same bytes (a duplicate)",
+              kinds=("dice_cup",)),
+    FaultKind("stale_report", ("cup",), "the cup sends its third-last report again, out of order",
+              kinds=("dice_cup",)),
+    FaultKind("die_on_edge", ("cup",), "the next shake lands a die on its edge: the cup reports it, no reading",
+              kinds=("dice_cup",)),
+    FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading",
+              kinds=("dice_cup",)),
+    FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended", kinds=("dice_cup",)),
 )}
 
 EXAMPLES = "e.g. jam@shuffle, misread@card:12, unplug@round:3, heartbeat@round:2+5s, dropout@card:3+2.2s, garbage@5s"
@@ -182,6 +211,67 @@ def parse_faults(texts: Iterable[str]) -> list[FaultSpec]:
     return [parse_fault(t) for t in texts]
 
 
+def table_steps(kinds: Iterable[str], *, plays_cards: bool = True, plays_a_shoe: bool = False) -> frozenset[str]:
+    """The steps a WHEN may name that a table's dealer is ever prompted for: betting, settling and
+    a fault at every table; a device's step where a device of the table does it (hw_sim.kinds.DOES:
+    a card from a reading shoe, a hand from a hand-forming shuffler, a shake of a cup, a deck
+    check and a shuffle by a shuffler, if the game plays cards); loading the shoe in a game dealt
+    from a shoe over many rounds."""
+    kinds = set(kinds)
+    steps = {"bets", "settle", "fault"}
+    steps |= {step for step in ("card", "hand", "dice", "deck_check", "shuffle") if kinds & set(DOES[step])}
+    if not plays_cards:
+        steps -= {"card", "hand", "deck_check", "shuffle"}
+    if plays_a_shoe and "card" in steps:
+        steps.add("load_shoe")
+    return frozenset(steps)
+
+
+def check_faults(specs: Iterable[FaultSpec | str], kinds: Mapping[str, str], steps: Iterable[str] | None = None,
+                 game: str = "the game") -> list[FaultSpec]:
+    """The specs, parsed and checked against a table: its devices by name (``kinds``: name -> kind)
+    and, when known, the ``steps`` its dealer is prompted for (:func:`table_steps`). A fault that
+    could never fire is a :class:`FaultSpecError`, one line naming each such fault and why."""
+    parsed = [s if isinstance(s, FaultSpec) else parse_fault(s) for s in specs]
+    known = None if steps is None else set(steps)
+    problems = []
+    for spec in parsed:
+        why = _never_fires(spec, kinds, known, game)
+        if why:
+            problems.append(f"fault {spec}: {why}")
+    if problems:
+        raise FaultSpecError("; ".join(problems))
+    return parsed
+
+
+def check_table_faults(specs: Iterable[FaultSpec | str], game: str, kinds: Mapping[str, str]) -> list[FaultSpec]:
+    """:func:`check_faults` for a table of ``game`` (from the registry: whether it plays cards, and
+    a shoe over many rounds) with these devices (name -> kind)."""
+    entry = registry.get(game)
+    steps = table_steps(kinds.values(), plays_cards=entry.machine.PLAYS_CARDS, plays_a_shoe=entry.machine.PLAYS_A_SHOE)
+    return check_faults(specs, kinds, steps, entry.title)
+
+
+def _never_fires(spec: FaultSpec, kinds: Mapping[str, str], steps: set[str] | None, game: str) -> str | None:
+    kind = kinds.get(spec.device)
+    if kind is None:
+        able = [n for n in spec.kind.devices if kinds.get(n) in spec.kind.kinds]
+        hint = f"; {able[0]}.{_without_device(spec)} names the {able[0]}" if able else ""
+        return (f"the table has no {spec.device} (its devices: {', '.join(sorted(kinds)) or 'none'}), so it can "
+                f"never happen{hint}")
+    if kind not in spec.kind.kinds:
+        return f"the {spec.device} is a {kind}, which has no {spec.name} fault (a fault of a {' or '.join(spec.kind.kinds)})"
+    if spec.when == "step" and steps is not None and spec.step not in steps:
+        return (f"{game} never prompts the dealer for {spec.step}, so it can never happen "
+                f"(its steps: {', '.join(s for s in STEPS if s in steps)})")
+    return None
+
+
+def _without_device(spec: FaultSpec) -> str:
+    text = str(spec)
+    return text.split(".", 1)[1] if text.startswith(f"{spec.device}.") else text
+
+
 def _seconds(text: str, bad: Any, what: str) -> float:
     if not text.endswith("s"):
         raise bad(f"a {what} needs its unit, seconds: {text or '5'}s, not {text!r}")
@@ -241,7 +331,7 @@ class FaultScheduler:
         with self._lock:
             self._steps[expect] += 1
             new_round = False
-            if expect in ("card", "dice"):
+            if expect in DEALT:
                 new_round = round_ != self._last_round if round_ is not None else self._last_step == "bets"
                 if new_round:
                     self._rounds += 1
@@ -262,12 +352,13 @@ class FaultScheduler:
 
     # --- firing ------------------------------------------------------------------
     def fire(self, spec: FaultSpec) -> None:
-        """Inject ``spec`` now (and schedule the device's return, for a fault that takes it away)."""
-        device = self.devices[spec.device]
+        """Inject ``spec`` now (and schedule the device's return, for a fault that takes it away).
+        Never raises: it runs in the dealer's hook, which must not cost him his prompt."""
         name = spec.name
         log.info("injecting %s", spec)
         self.fired.append(spec)
         try:
+            device = self.devices[spec.device]   # a table without it was refused at start (check_faults)
             if name in ("jam", "door_open", "unreadable", "count_wrong") and spec.device == "shuffler":
                 device.inject(name, next_job=True)
             elif name == "unknown_card":

@@ -2,6 +2,11 @@
 their cables, a dice cup on a simulated USB bus, and the dealer. The demo, `tablectl sim`, the benchmarks and
 the end-to-end tests all build the simulated side with this, so they all
 exercise the same thing.
+
+A cup's bus is registered in this process (``hwsim://...``, for a controller
+in the same process), or, when ``links`` names a ``unix:/PATH`` for the cup,
+served on that Unix socket (hw_sim.usb_socket) for a controller in another
+process (``tablectl sim`` beside ``tablectl run``).
 """
 
 from __future__ import annotations
@@ -11,14 +16,17 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from drivers.usb_socket import socket_path
 from games.decks import DeckSpec
 from hw_sim.dealer import SimDealer
 from hw_sim.devices import SimDevice, SimShoe, SimShuffler
-from hw_sim.faults import FaultScheduler, FaultSpec
+from hw_sim.faults import FaultScheduler, FaultSpec, check_faults, check_table_faults
 from hw_sim.kinds import SIM_KINDS, on_usb
+from hw_sim.pace import Pace, as_pace
 from hw_sim.physical import Table
 from hw_sim.transport import hwsim_port, open_pty
 from hw_sim.usb_backend import SimUsbBus
+from hw_sim.usb_socket import UsbSocketServer, check_path
 
 _rig_ids = itertools.count(1)
 
@@ -34,14 +42,18 @@ class SimRig:
     settings: dict[str, dict] = field(default_factory=dict)
     """Each device's other config settings, where the simulated device follows them (a cup's ``dice``)."""
     transport: str = "pty"            # "pty" (real pseudo-terminals) or "hwsim" (in-process)
-    links: dict[str, str] = field(default_factory=dict)  # pty: symlink path per device
+    links: dict[str, str] = field(default_factory=dict)
+    """pty: the symlink path per serial device; ``unix:/PATH`` for a USB device served on that socket."""
     heartbeat: float | None = 1.0
     retransmit: float = 0.25
     cut_from_end: int = 16
     pass_probability: float = 0.0
-    pace: float = 0.0
+    pace: Pace | str | float = 0.0
+    """The dealer's pace (hw_sim.pace): ``fast`` (0), seconds before each action, or ``human``."""
     faults: list[FaultSpec | str] = field(default_factory=list)
     """``NAME@WHEN`` specs (hw_sim.faults), fired from the dealer's prompts and the rig's start."""
+    game: str | None = None
+    """The table's game, when known: a fault at a step it never prompts for is refused at start."""
     table: Table = field(init=False)
     devices: dict[str, SimDevice] = field(default_factory=dict, init=False)
     dealer: SimDealer | None = field(default=None, init=False)
@@ -49,11 +61,19 @@ class SimRig:
     """Where the controller finds each device: a pty path or ``hwsim://`` line, or the USB bus."""
     scheduler: FaultScheduler | None = field(default=None, init=False)
     usb: SimUsbBus | None = field(default=None, init=False)
+    usb_servers: dict[str, UsbSocketServer] = field(default_factory=dict, init=False)
+    """The buses served on Unix sockets, by path."""
 
     def start(self) -> SimRig:
         if self.transport not in ("pty", "hwsim"):
             raise ValueError(f"transport must be 'pty' or 'hwsim', not {self.transport!r}")
-        specs = FaultScheduler(self.faults, {}).specs   # a bad spec fails here, before anything starts
+        # A bad spec, or one that could never fire at this table, fails here, before anything starts.
+        specs = (check_table_faults(self.faults, self.game, self.kinds) if self.game is not None
+                 else check_faults(self.faults, self.kinds))
+        sockets = {name: socket_path(link) for name, link in self.links.items()
+                   if on_usb(self.kinds.get(name, "")) and link.startswith("unix:")}
+        for path in set(sockets.values()):
+            check_path(path)   # served by another simulator, or not a socket: refused before anything starts
         self.table = Table(self.spec, seed=self.seed)
         unknown = sorted(k for k in self.kinds.values() if k not in SIM_KINDS)
         if unknown:
@@ -62,11 +82,20 @@ class SimRig:
         common = {"heartbeat": self.heartbeat, "retransmit": self.retransmit}
         for offset, (name, kind) in enumerate(sorted(self.kinds.items(), key=_device_order), start=1):
             if on_usb(kind):
+                dice = self.settings.get(name, {}).get("dice", 3)
+                cup = SIM_KINDS[kind](  # type: ignore[call-arg]
+                    dice=dice, seed=self.seed + offset, serial=f"SIMCUP-{self.seed + offset}", name=name)
+                if name in sockets:
+                    server = self.usb_servers.get(sockets[name])
+                    if server is None:
+                        server = self.usb_servers[sockets[name]] = UsbSocketServer(
+                            SimUsbBus(f"usb-{rig}-{len(self.usb_servers) + 1}"), sockets[name])
+                    self.devices[name] = server.backend.attach(cup)
+                    self.urls[name] = server.url
+                    continue
                 if self.usb is None:
                     self.usb = SimUsbBus(f"usb-{rig}").register()
-                dice = self.settings.get(name, {}).get("dice", 3)
-                self.devices[name] = self.usb.attach(SIM_KINDS[kind](  # type: ignore[call-arg]
-                    dice=dice, seed=self.seed + offset, serial=f"SIMCUP-{self.seed + offset}", name=name))
+                self.devices[name] = self.usb.attach(cup)
                 self.urls[name] = self.usb.url
                 continue
             if self.transport == "pty":
@@ -79,6 +108,8 @@ class SimRig:
                                                  **common)
         for device in self.devices.values():
             device.start()
+        for server in self.usb_servers.values():
+            server.start()
         self.scheduler = FaultScheduler(specs, dict(self.devices)).start()
         return self
 
@@ -95,7 +126,8 @@ class SimRig:
         """The dealer presses buttons through ``press`` (mock GPIO pins or ``cmd/button``)."""
         self.dealer = SimDealer(self.table, self.devices, dict(self.kinds), press,
                                 cut_from_end=self.cut_from_end, seed=self.seed + 3,
-                                pass_probability=self.pass_probability, pace=self.pace)
+                                pass_probability=self.pass_probability,
+                                pace=as_pace(self.pace).for_table(seed=self.seed + 4, cards=self.spec.size))
         if self.scheduler is not None:
             self.dealer.before_act.append(self.scheduler.before_prompt)
         for device in self.devices.values():
@@ -112,6 +144,8 @@ class SimRig:
             close = getattr(dev.port, "close", None)
             if close:
                 close()
+        for server in self.usb_servers.values():
+            server.stop()
         if self.usb is not None:
             self.usb.unregister()
 

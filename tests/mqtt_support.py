@@ -91,6 +91,14 @@ class RunningBroker:
                 self.proc.wait(5)
             self.proc = None
 
+    def kill(self) -> None:
+        """A crash (SIGKILL): what it had not saved is gone (with ``persistence true``, its last
+        save: at its last clean stop, or its ``autosave_interval``)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(5)
+            self.proc = None
+
     def pause(self) -> None:
         """Freeze the broker: connections stay open but nothing is acknowledged."""
         assert self.proc is not None
@@ -131,11 +139,22 @@ def running_broker(prefix: str, settings: Callable[[int, Path], str], host: str 
     to the "mosquitto" user and cannot write into the root-only temporary directory
     (persistence fails silently) or read files a test made there."""
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        port = port or free_port()
+        chosen = port is None
         conf = Path(tmp) / "mosquitto.conf"
-        conf.write_text(f"user {pwd.getpwuid(os.getuid()).pw_name}\n" + settings(port, Path(tmp)))
-        running = RunningBroker(host, port, conf)
-        running.start()
+        for attempt in range(5):
+            port = free_port() if chosen else port
+            assert port is not None
+            conf.write_text(f"user {pwd.getpwuid(os.getuid()).pw_name}\n" + settings(port, Path(tmp)))
+            running = RunningBroker(host, port, conf)
+            running.log.unlink(missing_ok=True)  # what this attempt says, not the last one
+            try:
+                running.start()
+                break
+            except AssertionError as exc:
+                # A free port is free when asked, not when Mosquitto binds it: another test (another
+                # xdist worker) or a client's ephemeral port may take it in between. Another one, then.
+                if not chosen or "Address already in use" not in str(exc) or attempt == 4:
+                    raise
         try:
             yield running
         finally:

@@ -3,12 +3,15 @@
 :class:`Table` makes one table's status, state and event envelopes with contiguous seqs and a
 clock the test sets; :func:`bac_result` a baccarat result's data. :class:`PitFeed` is the real
 pit service (no archive) feeding an observer, as `tablectl pit --http` feeds the board.
+:class:`Stream` reads the board's server-sent events as a browser does.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,3 +127,55 @@ class PitFeed:
                 if left <= 0:
                     raise AssertionError(f"no {kind} event of {table} within {timeout} s")
                 self._lock.wait(left)
+
+
+class Stream:
+    """A server-sent event stream read line by line; each :meth:`next` is one event or comment.
+    The socket's timeout is the deadline: a stream that says nothing fails the test."""
+
+    def __init__(self, url: str, cookie: str | None = None, timeout: float = 10.0, last_id: str | None = None) -> None:
+        req = urllib.request.Request(url, headers={"Accept": "text/event-stream"})
+        if cookie:
+            req.add_header("Cookie", f"pitboard={cookie}")
+        if last_id is not None:   # as a browser's EventSource reconnecting
+            req.add_header("Last-Event-ID", last_id)
+        self.resp = urllib.request.urlopen(req, timeout=timeout)
+        self.headers = self.resp.headers
+        self.last_id: str | None = None
+        """The id of the last event read (what a browser would send back on reconnecting)."""
+
+    def next(self) -> tuple[str, str]:
+        event, data = "message", []
+        while True:
+            line = self.resp.readline()
+            if not line:
+                raise EOFError("the stream ended")
+            text = line.decode("utf-8").rstrip("\n")
+            if not text:
+                if data:
+                    return event, "\n".join(data)
+                continue
+            if text.startswith(":"):
+                return "comment", text[1:].strip()
+            name, _, value = text.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "event":
+                event = value
+            elif name == "data":
+                data.append(value)
+            elif name == "id":
+                self.last_id = value
+
+    def json(self, kind: str) -> dict:
+        """The next event's data, which must be a ``kind``. Keep-alive comments before it are
+        skipped: with the tests' 0.3 s keep-alive, a test thread stalled that long between its
+        snapshot and its publish (a loaded machine) sees one first, and that is no failure. The
+        keep-alive test itself reads them strictly with :meth:`next`."""
+        event, data = self.next()
+        while event == "comment" and data == "keep-alive":
+            event, data = self.next()
+        assert event == kind, (event, data)
+        return json.loads(data)
+
+    def close(self) -> None:
+        self.resp.close()

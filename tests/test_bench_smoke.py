@@ -35,15 +35,15 @@ def result() -> dict:
 @pytest.mark.timeout(300)
 def test_latency_figures_and_ratios(result: dict) -> None:
     lat = result["latency"]
-    for side in ("controller", "bare"):
+    for side in ("controller", "bare", "durable"):
         assert lat[side]["n"] > 0
         for key in ("p50_ms", "p99_ms", "max_ms"):
             assert _number(lat[side][key]), (side, key)
     assert _number(lat["wire"]["ms"]) and lat["wire"]["baudrate"] > 0
-    for base in ("ratio_to_bare", "ratio_to_wire"):
+    for base in ("ratio_to_bare", "ratio_to_wire", "ratio_to_durable"):
         for key in ("p50", "p99", "max"):
             assert _number(lat[base][key]), (base, key)
-    assert set(lat["goals"]) == {"p50", "p99"}
+    assert set(lat["goals"]) == {"p50", "p99", "p50_durable"}
     assert not [n for n in result["notes"] if "did not pair" in n], result["notes"]
 
 
@@ -64,6 +64,11 @@ def test_throughput_figures_and_ratios(result: dict) -> None:
     assert thr["ratios"]["controller_cpu_per_event_to_bare"] == pytest.approx(
         ctl["cpu_ms_per_event"] / thr["bare"]["cpu_ms_per_event"], rel=0.02, abs=0.01)
     assert thr["goals"]["controller_cpu_per_event"] in (True, False)
+    # Issue 21: and against the bare pipeline plus the journal's durable commit per frame.
+    assert _number(thr["durable"]["cpu_ms_per_event"]) and thr["durable"]["events"] > 0
+    assert thr["ratios"]["controller_cpu_per_event_to_durable"] == pytest.approx(
+        ctl["cpu_ms_per_event"] / thr["durable"]["cpu_ms_per_event"], rel=0.02, abs=0.01)
+    assert thr["goals"]["controller_cpu_per_event_durable"] in (True, False)
     if thr["journal_tmpfs"] is not None:
         assert _number(thr["ratios"]["rounds_per_s_disk_to_tmpfs"])
     par = thr["parallel"]

@@ -10,6 +10,7 @@ checkout out of the way: a schema or a file left behind fails here, not on a Pi.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -25,8 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of the tree without setuptools' build/: a file renamed or removed since the
+    # last build stays in build/lib and would go into the wheel (and two builds at once share it).
+    tree = out / "tree"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
+                                                              "var", ".pytest_cache", ".ruff_cache", "node_modules"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(out), str(ROOT)], check=True, capture_output=True, timeout=120)
+                    "-w", str(out), str(tree)], check=True, capture_output=True, timeout=120)
     (wheel,) = out.glob("tablectl-*.whl")
     site = out / "site"
     with zipfile.ZipFile(wheel) as z:

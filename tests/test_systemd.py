@@ -376,7 +376,7 @@ class Sim:
     """`tablectl sim` in its own process; its stdout is drained by a thread."""
 
     def __init__(self, config: Path) -> None:
-        self.proc = subprocess.Popen([*TABLECTL, "sim", "--config", str(config), "--seed", "5"],
+        self.proc = subprocess.Popen([*TABLECTL, "sim", "--config", str(config), "--seed", "5", "--pace", "fast"],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         self.up = threading.Event()

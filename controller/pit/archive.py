@@ -16,6 +16,15 @@ cannot store) is a reject too, found row by row, so one bad event never holds th
 The schema comes from ``migrations/NNNN_name.sql``, applied in order, each in its own
 transaction, under an advisory lock so that two services starting together do not race; the
 versions applied are in ``schema_version``. A database newer than the code is refused.
+
+A migration is known by its name without the number (``disputes_acks.sql``), not by its number
+alone: two lines of development each released a version 3 (the disputes and acknowledgements of
+issue 22, the replay claim of issue 19.2), and merged they are 3 and 4. An archive that has a
+known migration under another number is renumbered to this code's numbering and given what it
+lacks, instead of being taken for one with versions 1 to 3 and re-running the disputes' file
+(which fails: its table exists) while the claim's columns never come. This is right only for
+migrations that do not depend on each other, as those two do not; a renumbering is a merge's
+exception, never a way to reorder dependent files.
 """
 
 from __future__ import annotations
@@ -71,6 +80,15 @@ class Migration:
     name: str
     sql: str
 
+    @property
+    def slug(self) -> str:
+        """The file's name without its number: what the migration is, whatever number it has."""
+        return _slug(self.name)
+
+
+def _slug(name: str) -> str:
+    return name.partition("_")[2]
+
 
 def migrations(folder: Path = MIGRATIONS) -> list[Migration]:
     """The schema files in version order. A file not named ``NNNN_name.sql``, or two files of one
@@ -87,6 +105,12 @@ def migrations(folder: Path = MIGRATIONS) -> list[Migration]:
     versions = sorted(found)
     if versions != list(range(1, len(versions) + 1)):
         raise ArchiveError(f"{folder}: migration versions must run 1, 2, 3 ... without a hole (found {versions})")
+    slugs: dict[str, str] = {}
+    for migration in found.values():
+        if migration.slug in slugs:
+            raise ArchiveError(f"{folder}: {migration.name} and {slugs[migration.slug]} have one name: a migration "
+                               f"is known by its name without the number")
+        slugs[migration.slug] = migration.name
     return [found[v] for v in versions]
 
 
@@ -168,6 +192,8 @@ class GapCheck:
     open: list[tuple[int, int]] = field(default_factory=list)
     """Every open gap of the table now, in seq order."""
     archived_to: int = 0
+    unfillable: int = 0
+    """Seqs of the table recorded unfillable: the archive lacks them for good."""
 
 
 def describe(url: str) -> str:
@@ -265,12 +291,15 @@ class Archive:
                 self._conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
                                    "version integer PRIMARY KEY, name text NOT NULL, "
                                    "applied_at timestamptz NOT NULL DEFAULT now())")
-                current = self._conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
+                rows = self._conn.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()
+                current = rows[-1][0] if rows else 0
                 if current > newest:
                     raise ArchiveError(
                         f"the archive database {self.where} is at schema version {current}, newer than this "
                         f"tablectl knows (version {newest}): upgrade tablectl here before running it on this database")
-                for migration in known[current:]:
+                self._renumber(rows, known)
+                done = {_slug(name) for _, name in rows}
+                for migration in (m for m in known if m.slug not in done):
                     try:
                         with self._conn.transaction():
                             self._conn.execute(migration.sql)
@@ -293,6 +322,31 @@ class Archive:
         except psycopg.Error as exc:
             raise ArchiveError(f"the archive database {self.where}: {self._said(exc)}") from None
         return applied
+
+    def _renumber(self, rows: list[tuple[int, str]], known: list[Migration]) -> None:
+        """Bring ``schema_version`` to this code's numbering (the module's docstring says why): a
+        migration it does not know is refused (another line of development made the database),
+        one it knows under another number is given this code's number and name, in one
+        transaction; :meth:`migrate` then applies what is missing, by name."""
+        assert self._conn is not None
+        by_slug = {m.slug: m for m in known}
+        strangers = [name for _, name in rows if _slug(name) not in by_slug]
+        if strangers:
+            raise ArchiveError(
+                f"the archive database {self.where} has migrations this tablectl does not know ({', '.join(strangers)}): "
+                f"it was made by another tablectl; run that one, or one that knows them, on this database")
+        moved = [(version, by_slug[_slug(name)]) for version, name in rows
+                 if (version, name) != (by_slug[_slug(name)].version, by_slug[_slug(name)].name)]
+        if not moved:
+            return
+        with self._conn.transaction():
+            for version, _ in moved:  # out of the way first: one's new number may be another's old one
+                self._conn.execute("UPDATE schema_version SET version = %s WHERE version = %s", (-version, version))
+            for version, migration in moved:
+                self._conn.execute("UPDATE schema_version SET version = %s, name = %s WHERE version = %s",
+                                   (migration.version, migration.name, -version))
+        log.warning("archive %s: schema_version renumbered to this tablectl's migrations (%s)", self.where,
+                    ", ".join(f"{v} is now {m.name}" for v, m in moved))
 
     def version(self) -> int:
         with self._tx() as cur:
@@ -463,13 +517,12 @@ class Archive:
                 taken = _ranges(cur.execute(
                     "SELECT first_seq, last_seq FROM gaps WHERE table_id = %s AND status <> 'filled' "
                     "AND last_seq > %s AND first_seq <= %s ORDER BY first_seq", (table, archived_to, horizon)))
-                for first, last in _subtract(self._holes(cur, table, archived_to, horizon), taken):
-                    cur.execute("INSERT INTO gaps (table_id, first_seq, last_seq, status) VALUES (%s, %s, %s, 'open') "
-                                "ON CONFLICT DO NOTHING", (table, first, last))
-                    check.opened.append((first, last))
+                check.opened = _subtract(self._holes(cur, table, archived_to, horizon), taken)
+                cur.executemany("INSERT INTO gaps (table_id, first_seq, last_seq, status) VALUES (%s, %s, %s, 'open') "
+                                "ON CONFLICT DO NOTHING", [(table, first, last) for first, last in check.opened])
                 cur.execute("UPDATE tables SET archived_to = %s WHERE table_id = %s", (horizon, table))
                 check.archived_to = horizon
-            check.open = self._open(cur, table)
+            check.open, check.unfillable = self._open(cur, table), self._unfillable(cur, table)
             if check.opened or check.filled:
                 cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload([table])))
         return check
@@ -478,6 +531,23 @@ class Archive:
         """The runs of seqs of ``first..last`` not archived (whatever the gaps rows say)."""
         with self._tx() as cur:
             return self._holes(cur, table, first - 1, last)
+
+    def claim_replays(self, table: str, by: str, seconds: float) -> str | None:
+        """Claim (or renew) for ``seconds`` the asking of ``table`` for its gaps: None when ``by``
+        holds it now; else who holds it."""
+        with self._tx() as cur:
+            if cur.execute("UPDATE tables SET replay_by = %(by)s, replay_until = now() + make_interval(secs => %(s)s) "
+                           "WHERE table_id = %(t)s AND (replay_by IS NULL OR replay_by = %(by)s OR replay_until < now()) "
+                           "RETURNING 1", {"by": by, "s": seconds, "t": table}).fetchone():
+                return None
+            row = cur.execute("SELECT replay_by FROM tables WHERE table_id = %s", (table,)).fetchone()
+        return row[0] if row is not None else None
+
+    def release_replays(self, table: str, by: str) -> None:
+        """``by`` no longer asks ``table`` for anything: another service may, at once."""
+        with self._tx() as cur:
+            cur.execute("UPDATE tables SET replay_by = NULL, replay_until = NULL WHERE table_id = %s AND replay_by = %s",
+                        (table, by))
 
     def mark_asked(self, table: str, first: int, last: int) -> None:
         """One more ``cmd/replay`` went out for the open gaps in ``first..last``."""
@@ -505,7 +575,7 @@ class Archive:
                             "asked) VALUES (%s, %s, %s, %s, %s, %s, CASE WHEN %s = 'open' THEN NULL ELSE now() END, "
                             "%s)", (table, lo, hi, status, reason[:1000] if status != "open" else None, opened_at,
                                     status, asked))
-            check.open = self._open(cur, table)
+            check.open, check.unfillable = self._open(cur, table), self._unfillable(cur, table)
             cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, _notify_payload([table])))
         return check
 
@@ -527,24 +597,33 @@ class Archive:
 
     def _refresh(self, cur: psycopg.Cursor, table: str, check: GapCheck) -> None:
         """Each open gap of ``table`` split into what is still missing (open) and what has arrived
-        (filled, closed now), keeping when it was opened and how often it was asked for."""
-        rows = cur.execute("SELECT first_seq, last_seq, opened_at, asked FROM gaps WHERE table_id = %s "
-                           "AND status = 'open' ORDER BY first_seq", (table,)).fetchall()
-        for a, b, opened_at, asked in rows:
-            missing = self._holes(cur, table, a - 1, b)
-            if missing == [(a, b)]:
-                continue
-            cur.execute("DELETE FROM gaps WHERE table_id = %s AND first_seq = %s", (table, a))
-            arrived = _subtract([(a, b)], missing)
-            for (lo, hi), status in sorted([(r, "open") for r in missing] + [(r, "filled") for r in arrived]):
-                cur.execute("INSERT INTO gaps (table_id, first_seq, last_seq, status, opened_at, closed_at, asked) "
-                            "VALUES (%s, %s, %s, %s, %s, CASE WHEN %s = 'filled' THEN now() END, %s)",
-                            (table, lo, hi, status, opened_at, status, asked))
+        (filled, closed now), keeping when it was opened and how often it was asked for. One query
+        finds what arrived in every open gap: a table can have thousands (a service of a group away,
+        its share lost with a broker), and a check runs every grace while a replay comes."""
+        rows = cur.execute(
+            "SELECT g.first_seq, g.last_seq, g.opened_at, g.asked, array_agg(e.seq ORDER BY e.seq) FROM gaps g "
+            "JOIN events e ON e.table_id = g.table_id AND e.seq BETWEEN g.first_seq AND g.last_seq "
+            "WHERE g.table_id = %s AND g.status = 'open' GROUP BY g.first_seq, g.last_seq, g.opened_at, g.asked "
+            "ORDER BY g.first_seq", (table,)).fetchall()
+        pieces = []
+        for a, b, opened_at, asked, seqs in rows:
+            arrived = _runs_of(seqs)
+            missing = _subtract([(a, b)], arrived)
+            pieces += [(table, lo, hi, status, opened_at, status, asked)
+                       for (lo, hi), status in sorted([(r, "open") for r in missing] + [(r, "filled") for r in arrived])]
             check.filled += arrived
+        if rows:
+            cur.execute("DELETE FROM gaps WHERE table_id = %s AND first_seq = ANY(%s)", (table, [r[0] for r in rows]))
+            cur.executemany("INSERT INTO gaps (table_id, first_seq, last_seq, status, opened_at, closed_at, asked) "
+                            "VALUES (%s, %s, %s, %s, %s, CASE WHEN %s = 'filled' THEN now() END, %s)", pieces)
 
     def _open(self, cur: psycopg.Cursor, table: str) -> list[tuple[int, int]]:
         return _ranges(cur.execute("SELECT first_seq, last_seq FROM gaps WHERE table_id = %s AND status = 'open' "
                                    "ORDER BY first_seq", (table,)))
+
+    def _unfillable(self, cur: psycopg.Cursor, table: str) -> int:
+        return int(cur.execute("SELECT coalesce(sum(last_seq - first_seq + 1), 0) FROM gaps WHERE table_id = %s "
+                               "AND status = 'unfillable'", (table,)).fetchone()[0])
 
 
 # -- SQL and helpers ---------------------------------------------------------------------
@@ -625,6 +704,17 @@ def _notify_payload(tables: list[str]) -> str:
 
 def _ranges(cur: psycopg.Cursor) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in cur.fetchall()]
+
+
+def _runs_of(seqs: Iterable[int]) -> list[tuple[int, int]]:
+    """Sorted seqs as runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for seq in seqs:
+        if runs and seq == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], seq)
+        else:
+            runs.append((seq, seq))
+    return runs
 
 
 def _subtract(ranges: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:

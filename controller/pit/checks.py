@@ -65,7 +65,8 @@ class Topic:
 
 
 def parse_topic(prefix: str, topic: str) -> Topic:
-    """``<prefix>/<table>/event/<kind>``, ``.../status``, ``.../state``, ``.../cmd/replay/reply``."""
+    """``<prefix>/<table>/event/<kind>``, ``.../status``, ``.../state``, ``.../cmd/replay/reply`` and
+    ``.../cmd/replay`` (a request: the service hears its own come back)."""
     head = prefix + "/"
     parts = topic[len(head):].split("/") if topic.startswith(head) else []
     if len(parts) < 2:
@@ -81,6 +82,8 @@ def parse_topic(prefix: str, topic: str) -> Topic:
         return Topic(table, "state")
     if tail == ["cmd", "replay", "reply"]:
         return Topic(table, "reply")
+    if tail == ["cmd", "replay"]:
+        return Topic(table, "request")
     raise Bad(SCHEMA, "not a topic the pit service subscribes to")
 
 

@@ -50,8 +50,14 @@ class PitClient:
                  on_event: Callable[[str, dict], None], *, client_id: str = "",
                  on_bad: Callable[[str, bytes, str], None] | None = None,
                  username: str | None = None, password: str | None = None,
-                 tls: ssl.SSLContext | None = None, max_payload: int = MAX_PAYLOAD) -> None:
+                 tls: ssl.SSLContext | None = None, max_payload: int = MAX_PAYLOAD,
+                 on_link: Callable[[bool], None] | None = None) -> None:
         self.topics = topics
+        self.on_link = on_link
+        """Told once when the broker goes away (False) and once when it is back (True): paho retries
+        every few seconds meanwhile, and says nothing each time (issue 24: watch printed an error
+        every 2 s after the demo's broker stopped)."""
+        self._lost = False
         self.on_event = on_event
         self.on_bad = on_bad
         """Called with the topic, the payload and why, for a payload that is not a JSON object."""
@@ -63,6 +69,7 @@ class PitClient:
         self._answered = threading.Event()  # subscribed, or refused: either way start() knows
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
         self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_socket_open = tcp_no_delay
         # Belt and braces for the callbacks not guarded below: paho logs the exception and goes on.
@@ -82,12 +89,16 @@ class PitClient:
             self.client.loop_stop()
             why = f": the broker refused the connection: {self.refused}" if self.refused else ""
             raise RuntimeError(f"pit subscriber could not subscribe on {self.host}:{self.port}{why}")
+        # From here a lost broker is one line through on_link (or one log line), not paho's error
+        # at every retry; what it says of a callback that raised is ours to log (_on_message).
+        self.client.disable_logger()
         return self
 
     def stop(self) -> None:
         # paho's network thread may take one more turn after the disconnect and log "Client is not
         # connected" at ERROR: shutdown noise a newcomer's demo must not print.
         self.client.disable_logger()
+        self._lost = True        # a disconnect of our own is not the broker going away
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -100,9 +111,28 @@ class PitClient:
             log.error("pit subscriber refused by broker: %s", reason_code)
             self._answered.set()
             return
+        if self._lost:
+            self._lost = False
+            self._link(True)
         result, _ = client.subscribe([(t, 1) for t in self.topics])
         if result == mqtt.MQTT_ERR_SUCCESS:
             client.on_subscribe = lambda *a: (self.connected.set(), self._answered.set())
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        if self.connected.is_set() and not self._lost:
+            self._lost = True
+            self._link(False)
+
+    def _link(self, up: bool) -> None:
+        try:
+            if self.on_link is not None:
+                self.on_link(up)
+            elif up:
+                log.warning("the broker at %s:%d is back", self.host, self.port)
+            else:
+                log.warning("the broker at %s:%d went away: retrying until it is back", self.host, self.port)
+        except Exception:
+            log.exception("pit subscriber: the link callback failed")
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
         """Parse and hand on; never raise (paho's thread would end with the exception)."""

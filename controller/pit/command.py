@@ -63,6 +63,69 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how long a hole in a table's seqs may last before it is a gap and asked for (default 3)")
     p.add_argument("--status-interval", type=_seconds, default=5.0, metavar="SECONDS",
                    help="how often at most the service's own status (its counters) is published (default 5)")
+    p.add_argument("--users-file", type=Path, metavar="FILE",
+                   help="the pit board's named users and their roles (tablectl pit user ...): each logs in as "
+                        "themselves, and a void or an acknowledgement is theirs")
+    actions = p.add_subparsers(dest="pit_action", metavar="[user]")
+    u = actions.add_parser("user", help="the pit board's users: add, password, role, remove, list")
+    u_actions = u.add_subparsers(dest="user_action", required=True, metavar="ACTION")
+    for name, what in (("add", "a new user with a role and a password"), ("password", "a user's new password"),
+                       ("role", "a user's new role"), ("remove", "take a user out"), ("list", "every user and role")):
+        a = u_actions.add_parser(name, help=what)
+        a.add_argument("--users-file", type=Path, metavar="FILE", required=True, dest="user_file",
+                       help="the users file (made by the first add, mode 600)")
+        if name != "list":
+            a.add_argument("name", help="lower case letters, digits, _ . -, starting with a letter")
+        if name in ("add", "role"):
+            a.add_argument("--role", required=True, help="viewer, supervisor or admin")
+        if name in ("add", "password"):
+            a.add_argument("--password-stdin", action="store_true",
+                           help="read the password from standard input's first line (else it is asked twice)")
+    u.set_defaults(func=cmd_user)
+
+
+def cmd_user(args: argparse.Namespace) -> int:
+    """`tablectl pit user ...`: change the users file; one line says what was done, or why not."""
+    import getpass
+
+    from controller.pit.board.users import Users, UsersError
+
+    def password() -> str:
+        if args.password_stdin:
+            return sys.stdin.readline().rstrip("\r\n")
+        first = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != first:
+            raise UsersError("the two passwords differ")
+        return first
+
+    try:
+        users = Users.load(args.user_file, missing_ok=args.user_action == "add")
+        action = args.user_action
+        if action == "list":
+            for user in sorted(users.users.values(), key=lambda u: u.name):
+                print(f"{user.name} {user.role}")
+            return 0
+        if action == "add":
+            users.add(args.name, args.role, password())
+            done = f"added {args.name} ({args.role})"
+        elif action == "password":
+            users.set_password(args.name, password())
+            done = f"new password for {args.name}"
+        elif action == "role":
+            users.set_role(args.name, args.role)
+            done = f"{args.name} is now {args.role}"
+        else:
+            users.remove(args.name)
+            done = f"removed {args.name}"
+        users.save()
+    except (UsersError, ValueError) as exc:
+        return _fail(f"user {args.user_action}: {exc}", 2)
+    except (EOFError, KeyboardInterrupt):
+        return _fail(f"user {args.user_action}: no password given; nothing changed", 1)
+    except OSError as exc:
+        return _fail(f"user {args.user_action}: {args.user_file}: {exc.strerror or exc}", 1)
+    print(f"tablectl pit: {done} in {args.user_file}; a running board reads it at its next start")
+    return 0
 
 
 def _fail(message: str, code: int) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from games import registry
 
 REPLAY_LIMIT = 10_000
-"""The most events one ``cmd/replay`` may ask for (controller.table.loop.REPLAY_LIMIT)."""
+"""The most events one ``cmd/replay`` may ask for (controller.table.outbox.REPLAY_LIMIT)."""
 
 
 @dataclass
@@ -91,9 +91,11 @@ class SeqTracker:
 
 
 class PitView:
-    """Turns events into the lines a pit supervisor wants to read. How a result reads is the
-    game's (games.registry ``summary``): the view learns each table's game from its birth
-    message (:meth:`status_line`), or is told it (``game``, the demo)."""
+    """Turns events into the lines a pit supervisor wants to read, one line per event worth
+    reading. How a game's events read is the game's (games.registry ``narrate``, ``legend`` and
+    ``summary``): the view learns each table's game from its birth message (:meth:`status_line`),
+    or is told it (``game``, the demo). A device's status is said once, and again only when it
+    changes: what a table's devices report before anything else of it is said in one line."""
 
     def __init__(self, verbose: bool = False, game: str | None = None) -> None:
         self.verbose = verbose
@@ -101,6 +103,10 @@ class PitView:
         self.games: dict[str, str] = {}
         self.seqs = SeqTracker()
         self.results = 0
+        self._devices: dict[str, dict[str, str]] = {}
+        self._held: dict[str, dict[str, str]] = {}
+        self._started: set[str] = set()
+        self._told: set[tuple[str | None, str]] = set()
 
     def feed(self, env: dict) -> list[str]:
         table = str(env.get("table", "?"))
@@ -108,36 +114,88 @@ class PitView:
             return []
         kind, data = env.get("kind"), env.get("data", {})
         tag = f"[{table} #{env.get('seq')}]"
+        if kind == "device" and isinstance(data, dict):
+            return [f"{tag} {line}" for line in self._device(table, data)]
+        if kind == "result":
+            self.results += 1
+        lines = self._lines(table, str(kind), data if isinstance(data, dict) else {})
+        if lines:
+            lines = self._held_devices(table) + lines
+        return [f"{tag} {line}" for line in self._legend(table, lines)]
+
+    def _lines(self, table: str, kind: str, data: dict) -> list[str]:
+        game = self.games.get(table, self.game)
+        told = _narrated(game, kind, data)
+        if told is not None and kind in ("result", "action_button"):
+            return [f"  {line}" for line in told]
         if kind == "round_start":
             last = " (last of the shoe)" if data.get("last_of_shoe") else ""
             pd = f": player-dealer seat {data['player_dealer']}" if data.get("player_dealer") else ""
-            return [f"{tag} round {data.get('round')}{pd}{last}"]
+            return [f"round {data.get('round')}{pd}{last}"]
         if kind == "card":
             where = f"seat {data['seat']}" if data.get("hand") == "seat" else data.get("hand")
-            return [f"{tag}   {where} <- {data.get('card') or 'face down'}"] if self.verbose else []
+            return [f"  {where} <- {data.get('card') or 'face down'}"] if self.verbose else []
         if kind == "reveal":
             where = f"seat {data['seat']}" if data.get("hand") == "seat" else data.get("hand")
             shown = data.get("card") or " ".join(data.get("cards", []))
-            return [f"{tag}   {where} turned up: {shown}"] if self.verbose else []
+            return [f"  {where} turned up: {shown}"] if self.verbose else []
         if kind == "result":
-            self.results += 1
-            return [f"{tag}   {self._summary(table, data)}"]
+            return [f"  {self._summary(table, data)}"]
         if kind == "action_button":
-            if "card" not in data:   # placed by other means than a card's count (Double-Hand Poker's dice)
+            if "card" not in data:   # placed by other means than a card's count
                 rest = {k: v for k, v in data.items() if k != "seat"}
-                return [f"{tag}   action button -> seat {data.get('seat')}: {_fmt(rest)}"]
-            return [f"{tag}   action button: {data.get('card')} counts {data.get('count')} -> seat {data.get('seat')}"]
+                return [f"  action button: seat {data.get('seat')}: {_fmt(rest)}"]
+            return [f"  action button: seat {data.get('seat')} ({data.get('card')} counts {data.get('count')})"]
         if kind == "hand_status":   # a ruling on a seat's hand the table was told of (a count, the winner)
-            return [f"{tag}   seat {data.get('seat')} {data.get('status')}: {data.get('reason')}"]
+            return [f"  seat {data.get('seat')} {data.get('status')}: {data.get('reason')}"]
         if kind == "alarm":
             extra = f" [{data['action']}]" if data.get("action") else ""
-            return [f"{tag} ALARM {data.get('severity', '')} {data.get('code')}: {data.get('message')}{extra}"]
-        if kind in ("void", "deck_check", "shuffle", "shoe", "player_dealer", "device", "line_errors", "table",
-                    "resume", "command"):
-            return [f"{tag} {kind}: {_fmt(data)}"]
+            return [f"ALARM {data.get('severity', '')} {data.get('code')}: {data.get('message')}{extra}"]
+        said = _said(kind, data)
+        if said is not None:
+            return said
+        if kind in ("command", "line_errors", "resume"):
+            return [f"{kind}: {_fmt(data)}"]
         if self.verbose and kind in ("prompt", "transition", "lights", "button"):
-            return [f"{tag} {kind}: {_fmt(data)}"]
+            return [f"{kind}: {_fmt(data)}"]
         return []
+
+    def _device(self, table: str, data: dict) -> list[str]:
+        """Said when it changes; before anything else of the table, held for one line."""
+        name, status = str(data.get("device")), str(data.get("status"))
+        known = self._devices.setdefault(table, {})
+        if known.get(name) == status:
+            return []   # the same status again (with the device's firmware, or after a reconnect)
+        known[name] = status
+        if table not in self._started:
+            self._held.setdefault(table, {})[name] = status
+            return []
+        why = f": {data['detail']}" if status != "online" and data.get("detail") else ""
+        code = f" ({data['code']})" if status != "online" and data.get("code") else ""
+        return [f"device {name} {status.upper() if status != 'online' else status}{code}{why}"]
+
+    def _held_devices(self, table: str) -> list[str]:
+        self._started.add(table)
+        held = self._held.pop(table, None)
+        if not held:
+            return []
+        return ["devices: " + ", ".join(f"{name} {status}" for name, status in sorted(held.items()))]
+
+    def _legend(self, table: str, lines: list[str]) -> list[str]:
+        """A term of the game's legend, told under the first line that uses it."""
+        game = self.games.get(table, self.game)
+        try:
+            legend = registry.get(game).legend if game else {}
+        except KeyError:
+            legend = {}
+        out = []
+        for line in lines:
+            out.append(line)
+            for term, meaning in legend.items():
+                if (game, term) not in self._told and term.lower() in line.lower():
+                    self._told.add((game, term))
+                    out.append(f"    ({term}: {meaning.rstrip('.')})")
+        return out
 
     def _summary(self, table: str, data: dict) -> str:
         return result_summary(self.games.get(table, self.game), data)
@@ -178,6 +236,58 @@ def result_summary(game: str | None, data: dict) -> str:
         except (KeyError, TypeError, ValueError, AttributeError):
             pass  # a result the game's summary cannot read: shown as it is
     return f"result: {_fmt(data)}"
+
+
+def _narrated(game: str | None, kind: str, data: dict) -> list[str] | None:
+    """The game's own lines for an event (games.registry ``narrate``), or None: the game has none
+    for this kind, or cannot read this event (it is then shown the generic way)."""
+    try:
+        narrate = registry.get(game).narrate.get(kind) if game else None
+    except KeyError:
+        return None
+    if narrate is None:
+        return None
+    try:
+        return list(narrate(data))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+
+
+def _said(kind: str, data: dict) -> list[str] | None:
+    """The table's own events (not a game's) in words."""
+    if kind == "table":
+        return [f"table {data.get('status')}"]
+    if kind == "deck_check":
+        if data.get("ok"):
+            return [f"deck check: {data.get('counted')} of {data.get('expected')} cards"]
+        wrong = [f"{what} {' '.join(data[what])}" for what in ("missing", "extra") if data.get(what)]
+        if data.get("unreadable"):
+            wrong.append(f"{data['unreadable']} unreadable")
+        return [f"DECK CHECK FAILED: {data.get('counted')} of {data.get('expected')} cards counted"
+                + (f" ({'; '.join(wrong)})" if wrong else "")]
+    if kind == "shuffle":
+        if data.get("ok"):
+            return [f"shuffled: {data.get('count')} cards"]
+        return [f"SHUFFLE COUNT WRONG: {data.get('count')} cards, {data.get('expected')} expected"]
+    if kind == "shoe":
+        last = ": the next round is the last of the shoe" if data.get("last_round") else ""
+        if data.get("event") == "cut_card":
+            return [f"the cut card is out, {data.get('remaining')} cards left{last}"]
+        return [f"the shoe is empty{last}"]
+    if kind == "void":
+        burned = f"; {data['cards_burned']} card(s) burned with it" if data.get("cards_burned") else ""
+        return [f"round {data.get('round')} VOIDED by {data.get('by')}: {data.get('reason')}{burned}"]
+    if kind == "player_dealer":
+        seat, change = data.get("seat"), data.get("change")
+        if seat is None:
+            return ["no player-dealer: nobody holds the position"]
+        said = {"offered": f"player-dealer position offered to seat {seat}",
+                "accepted": f"seat {seat} takes the player-dealer position",
+                "passed": f"seat {seat} passes the player-dealer position",
+                "restored": f"player-dealer seat {seat} as before the restart "
+                            f"({data.get('consecutive')} round(s) running)"}.get(str(change))
+        return [said] if said else []   # kept: the round's first line names the holder
+    return None
 
 
 def _fmt(data: dict) -> str:

@@ -31,6 +31,7 @@ import json
 import logging
 import queue
 import re
+import secrets
 import ssl
 import threading
 import time
@@ -60,7 +61,15 @@ from controller.pit.checks import (
     parse_topic,
 )
 from controller.pit.lines import REPLAY_LIMIT
-from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, RETRY_DELAYS, TableReplays, read_refusal
+from controller.pit.replays import (
+    REPLAY_TIMEOUT,
+    REPLY_TIMEOUT,
+    RETRY_DELAYS,
+    Request,
+    TableReplays,
+    missing_in,
+    read_refusal,
+)
 from controller.pit.seqs import SeqRuns
 from controller.pit.watch.command import MAX_AHEAD, implausible
 from controller.shared.mqtt_socket import tcp_no_delay
@@ -96,9 +105,15 @@ class Tuning:
     replay_limit: int = REPLAY_LIMIT
     db_retry_delays: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0)
     """Seconds before connecting to the database again after it was lost; the last repeats."""
-    unknown_hold: float = 5.0
-    """Seconds an event of a table with no status yet waits for one (the retained status can come
-    after a persistent session's queued events) before it is refused as an unknown table."""
+    vouch_wait: float = 5.0
+    """Seconds an event waits for its table's word before it is refused: a table with no status
+    yet (the retained status can come after a persistent session's queued events), or a seq more
+    than MAX_AHEAD past anything the table vouched for (a service the broker dropped messages for,
+    or whose session it lost, gets the table's next event before the state that vouches for it)."""
+    claim: float = 30.0
+    """Seconds a service's claim to ask a table for its gaps lasts (controller.pit.archive,
+    claim_replays): renewed every third of it while the table's gaps are open, taken over by another
+    service of the group once it lapses (the one asking was killed)."""
     keepalive: int = 30
 
 
@@ -141,7 +156,8 @@ class _Table:
     name: str
     known: bool = False
     game: str | None = None
-    online: bool = False
+    online: bool | None = None
+    """What its last status says; None until one came (a table known from the archive at start)."""
     birth: int | None = None
     vouched: int = 0
     """The highest seq the table has vouched for (its status's next_seq - 1, its state's seq)."""
@@ -162,16 +178,32 @@ class _Table:
     replays: TableReplays = field(default_factory=TableReplays)
     damaged: dict[int, str] = field(default_factory=dict)
     """Seqs the table said it cannot read from its journal (its journal_row_damaged alarms)."""
+    unfillable: int = 0
+    """Seqs of it the archive records as unfillable (as of this service's last look)."""
+    why: str = ""
+    """Why its open gaps are still open, as last learned: the table's refusal, its silence, offline."""
+    said: bool = False
+    """That its gaps stay open was logged as an error; said again, as mended, once they are filled."""
+    claimed_at: float | None = None
+    """When this service last claimed (or renewed its claim) to ask the table for its gaps; None
+    while it holds no claim."""
     held: list[_Message] = field(default_factory=list)
     held_until: float = 0.0
     status: dict = field(default_factory=dict)
     """Its last status, checked."""
+    told: dict[str, dict] = field(default_factory=dict)
+    """The last status and state handed to the observers: the same one again (the service asked the
+    broker again for the retained ones, _maybe_reread) is nothing new to them, and is not handed on."""
 
 
 _STOP = object()
 MOST_HELD = 10_000
-"""Events of tables with no status yet, held at once; more are refused at once."""
+"""Events waiting for their table's word (a status, a state), held at once; more are refused at once."""
 MOST_DAMAGED = 1000
+OFFLINE = "the table is offline: asked again at its next birth"
+ASKED_BY = "being asked for by another service of the group,"
+MOST_LISTED = 100
+"""Tables named in the service's status as lacking seqs, at most."""
 WARN_BURST = 50
 WARN_RATE = 5.0
 
@@ -186,6 +218,20 @@ class PitService:
         self.host, self.port, self.prefix = host, port, prefix
         self.group = group
         self.client_id = client_id
+        self.requester = group or client_id
+        """The ``requester`` of this service's ``cmd/replay`` (issue 27): the table keeps one queue
+        and one budget of replays per requester and serves them in turns, so that a client flooding
+        it with requests cannot keep the archive's gaps open. In a group it is the group's name, the
+        same for every service of it: a replay goes out on the table's event topics and the broker
+        deals it across the group into the one archive, so the group is what a replay serves, and
+        it should weigh as one requester beside a watch or another site's archive, not as one per
+        service. The archive's claim has one service of a group ask a table at a time; when the
+        claim passes (the one asking was killed), the requests it left at the table are for the same
+        gaps and stay ahead of the new asker's in the group's one queue, instead of the group
+        holding two queues, two budgets and two turns at that table. A service without a group
+        hears every event itself: it is its own requester, by its client id. Both are checked
+        (tablectl pit) to be letters, digits, ``.``, ``_`` and ``-``, at most 64, as the command's
+        schema wants (controller/shared/data/schemas/command.json, ``replay.requester``)."""
         self.tuning = tuning
         self.archive = Archive(db_url) if db_url else None
         self.status_topic = f"{prefix}/_pit/{client_id}/status"
@@ -203,7 +249,14 @@ class PitService:
         self._db_retry_at: float | None = None
         self._status_at = 0.0
         self._status_sent: dict[str, Any] | None = None
+        self._reread_at: float | None = None
+        self._reread_last = -1e9
+        self._reread_idle = False
+        self._last_message_at = 0.0
         self._ids = itertools.count(1)
+        self._start_id = secrets.token_hex(4)
+        """In every request id: a reply queued in the session for an earlier start of this client
+        id is never taken for this start's request of the same number."""
         self._started = time.time()
         self._count_lock = threading.Condition()
         self._counts: dict[str, int] = dict.fromkeys(
@@ -327,8 +380,11 @@ class PitService:
         events = f"{self.prefix}/+/event/#"
         if self.group:
             events = f"$share/{self.group}/{events}"
-        return [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
-                (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+        topics = [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
+                  (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+        if self.archive is not None:  # it asks for replays, and hears its requests come back (replays.Request)
+            topics.append((f"{self.prefix}/+/cmd/replay", SubscribeOptions(qos=1)))
+        return topics
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
@@ -406,6 +462,7 @@ class PitService:
             try:
                 self._flush()
                 self._due(time.monotonic())
+                self._maybe_reread(time.monotonic())
                 self._send_acks()
                 self._maybe_publish_status(time.monotonic(), force=False)
             except Exception:
@@ -414,6 +471,7 @@ class PitService:
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, _Message):
+            self._last_message_at = time.monotonic()
             self._count("received")
             if item.ack is not None:
                 self._acks.append(item.ack)
@@ -426,7 +484,9 @@ class PitService:
             log.info("pit service: connected to %s:%d (session %s)", self.host, self.port,
                      "resumed" if item[1] else "new")
             self._maybe_publish_status(time.monotonic(), force=True)
+            self._reread_soon()  # what the broker queued for it meanwhile may have overflowed
             for t in self._tables.values():
+                t.replays.unheard()  # it may have been lost with the old connection
                 self._pump(t, time.monotonic())
         elif item[0] == "disconnected":
             log.warning("pit service: disconnected from %s:%d (%s); reconnecting", self.host, self.port, item[1])
@@ -435,11 +495,14 @@ class PitService:
         """The nearest deadline. A table's checks and requests wait while the database is away (its
         retry is the deadline then), so a deadline passed and not acted on never spins the loop."""
         now = time.monotonic()
-        times = [self._db_retry_at, self._status_at or None]
+        unheard = any(t.replays.out is not None and t.replays.out.phase == "sent" for t in self._tables.values())
+        times = [self._db_retry_at, self._status_at or None, self._reread_at,
+                 self._last_message_at + self.tuning.grace if self._reread_idle or unheard else None]
         for t in self._tables.values():
             times.append(t.held_until if t.held else None)
             if self._db_up:
-                times += [t.check_at, t.replays.wake_at(now)]
+                times += [t.check_at, t.replays.wake_at(now),
+                          t.claimed_at + self.tuning.claim / 3 if t.claimed_at is not None else None]
         found = [w for w in times if w is not None]
         return min(found) if found else None
 
@@ -456,6 +519,8 @@ class PitService:
         if topic is not None and topic.what == "event":
             return self._event(self._table(topic.table), topic.kind or "", msg)
         self._done(msg.ack)
+        if topic is not None and topic.what == "request":
+            return self._heard(topic.table, msg.payload)
         try:
             if topic is None:
                 raise Bad("", why)
@@ -465,6 +530,8 @@ class PitService:
                 # An empty retained status: the table was taken off the floor (its status cleared);
                 # the observers drop it (the board's tile, watch's line). The archive keeps its rows.
                 if what == "status":
+                    if (gone := self._tables.get(topic.table)) is not None:
+                        gone.told.clear()
                     self._tell(topic.table, "status", {})
                 return None
             if what == "status":
@@ -477,18 +544,27 @@ class PitService:
             self._count(f"bad_{what}")
             self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
 
-    def _event(self, t: _Table, kind: str, msg: _Message) -> None:
+    def _event(self, t: _Table, kind: str, msg: _Message, final: bool = False) -> None:
+        """An event checked, handed to the observers, and made to wait for the archive. One whose
+        table has not given its word for it yet (no status; a seq past anything it vouched for)
+        waits for it (Tuning.vouch_wait); ``final``: it has waited, and is refused if it still has none."""
         now = time.monotonic()
         try:
             env = parse_object(msg.payload)
             if not t.known:
-                return self._hold(t, msg, now)
+                raise _unknown(t.name)
             event = check_event(t.name, kind, env, t.game, msg.payload)
+            # The table's word (its birth's next_seq, its state's seq: every service of a group gets
+            # them all), the archive's highest seq when this service started, and the events it took.
             limit = max(t.vouched, t.high, t.last_archived)
-            if implausible(event.seq, limit):  # a known table has vouched: its status's next_seq, or the archive
+            if implausible(event.seq, limit):
                 raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
                                            f"{limit} at most, and an event is never {MAX_AHEAD} past that")
         except Bad as bad:
+            if bad.category == IMPLAUSIBLE_SEQ:
+                self._want_reread(now)
+            if not final and bad.category in (UNKNOWN_TABLE, IMPLAUSIBLE_SEQ):
+                return self._hold(t, msg, now, bad)
             return self._reject(msg, t.name, bad)
         t.high = max(t.high, event.seq)
         self._touched.add(t.name)
@@ -515,24 +591,65 @@ class PitService:
         if t.replays.progress(event.seq, now):
             self._schedule_check(t, now)
 
-    def _hold(self, t: _Table, msg: _Message, now: float) -> None:
-        """An event of a table with no status yet: wait a little for the status (see Tuning.unknown_hold)."""
+    def _want_reread(self, now: float) -> None:
+        """An event past anything its table vouched for: this service missed the table's word (the
+        broker dropped messages for it) or the event is not the table's. The table's word is on the
+        broker, retained: asked for again now, or at most once a Tuning.vouch_wait."""
+        at = max(now, self._reread_last + self.tuning.vouch_wait)
+        self._reread_at = at if self._reread_at is None else min(self._reread_at, at)
+
+    def _unheard(self, out: Request, now: float) -> bool:
+        """A request not back to this service a grace after it went, with nothing queued before it:
+        lost on the way (replays.UNHEARD_TIMEOUT bounds the wait when the service is never idle)."""
+        return out.phase == "sent" and now >= out.at + self.tuning.grace and self._idle(now)
+
+    def _idle(self, now: float) -> bool:
+        """No message came for a grace: the broker has nothing queued for this service. Nothing is
+        waiting in the service's own inbox either: ``_last_message_at`` is when the service thread
+        last took a message, and a batch's commit on a loaded database can take longer than a grace
+        while messages pile up behind it (the service then took itself for idle, asked the broker
+        again for every retained status and state in mid-stream, and took its own request, still in
+        the inbox, for one lost on the way)."""
+        return now >= self._last_message_at + self.tuning.grace and self._inbox.empty()
+
+    def _reread_soon(self) -> None:
+        """Ask again once no message came for a grace (caught up with what the broker had queued)."""
+        self._reread_idle, self._last_message_at = True, time.monotonic()
+
+    def _maybe_reread(self, now: float) -> None:
+        """Every table's retained status and state asked for again (subscribing again makes the broker
+        send them), when wanted: after an event past its table's word, and once the service is idle
+        after a time it may have missed messages in (a new connection, the database back): a broker
+        drops what it cannot queue for a session (max_queued_messages), the table's last state with
+        the rest, and a table that then goes quiet says nothing more until its next birth."""
+        idle = self._reread_idle and self._idle(now)
+        due = self._reread_at is not None and now >= self._reread_at
+        if not (idle or due) or not self._connected or self.archive is None:
+            return
+        self._reread_at, self._reread_last, self._reread_idle = None, now, False
+        self.client.subscribe(self._topics()[:2])
+        log.info("pit service: asked the broker again for every table's retained status and state (%s)",
+                 "an event past its table's word" if due else "after a time it may have missed messages in")
+
+    def _hold(self, t: _Table, msg: _Message, now: float, bad: Bad) -> None:
+        """An event its table has not vouched for yet: it waits for the table's status or state (see
+        Tuning.vouch_wait), or is refused for ``bad`` past :data:`MOST_HELD`."""
         if self._held >= MOST_HELD:
-            return self._reject(msg, t.name, _unknown(t.name))
+            return self._reject(msg, t.name, bad)
         if not t.held:
-            t.held_until = now + self.tuning.unknown_hold
+            t.held_until = now + self.tuning.vouch_wait
         t.held.append(msg)
         self._held += 1
 
-    def _release(self, t: _Table, known: bool) -> None:
-        held, t.held = t.held, []
+    def _release(self, t: _Table, final: bool) -> None:
+        """The held events again, after the table's word came (a status, a state) or, ``final``,
+        once they waited long enough; what still lacks it keeps its deadline."""
+        held, t.held, until = t.held, [], t.held_until
         self._held -= len(held)
         for msg in held:
-            if known:
-                self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg)
-            else:
-                self._reject(msg, t.name, _unknown(t.name))
-        if not t.known:  # a name that never became a table keeps no memory
+            self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg, final)
+        t.held_until = until
+        if final and not t.known:  # a name that never became a table keeps no memory
             self._tables.pop(t.name, None)
 
     def _status(self, t: _Table) -> None:
@@ -559,30 +676,31 @@ class PitService:
             t.game = status["game"]
         if self.archive is not None:
             self._statuses[t.name] = status
-        self._tell(t.name, "status", status)
+        self._tell_new(t, "status", status)
         if t.held:
-            self._release(t, known=True)
+            self._release(t, final=False)
         if t.online and new_birth:
             t.replays.not_before = 0.0  # a table back: ask it at once
         self._touched.add(t.name)
         self._pump(t, time.monotonic())
 
     def _state(self, t: _Table | None, table: str, state: dict) -> None:
+        """The table's state vouches for its seq, as its birth does for next_seq: whatever this
+        service saw of the table (its share of a group's events, or what a broker that dropped
+        some left it) says nothing against the table's own word. (A state judged by what one
+        service saw was refused for good once the service had missed more than MAX_AHEAD events,
+        and every event after it with it, until the table's next birth.)"""
         if t is None or not t.known:  # the board may show it; the archive has nothing to vouch for
             return self._tell(table, "state", state)
-        seq = state["seq"]
-        limit = max(t.vouched, t.high, t.last_archived)
-        if implausible(seq, limit):
-            self._count("bad_state")
-            return self._warn("pit service: the state of table %s dropped: seq %d is not believable (%d vouched for)",
-                              t.name, seq, limit)
-        t.vouched = max(t.vouched, seq)
-        self._tell(t.name, "state", state)
+        t.vouched = max(t.vouched, state["seq"])
+        self._tell_new(t, "state", state)
         self._touched.add(t.name)
+        if t.held:
+            self._release(t, final=False)
 
     def _reply(self, t: _Table, reply: dict) -> None:
         out = t.replays.out
-        if out is None or out.phase != "asked" or reply["id"] != out.id:
+        if out is None or out.phase not in ("sent", "asked") or reply["id"] != out.id:
             return  # another pit client's, or a late answer to a request given up
         now = time.monotonic()
         if reply["ok"]:
@@ -593,13 +711,24 @@ class PitService:
         error = str(reply.get("error", ""))
         lost = read_refusal(error).unfillable(out.first, out.last)
         if lost is None:
-            delay = t.replays.failed(now)
-            self._count("replay_failed")
-            return self._warn("pit service: table %s refused a replay of seqs %d-%d (%s); asking again in %g s",
-                              t.name, out.first, out.last, error[:200], delay)
+            return self._failed(t, now, f"the table refused the replay of seqs {out.first}-{out.last}: {error[:200]}")
         t.replays.done()
         self._unfillable(t, *lost, f"table {t.name} refused cmd/replay {out.first}-{out.last}: {error}")
         self._pump(t, now)
+
+    def _heard(self, table: str, payload: bytes) -> None:
+        """A ``cmd/replay`` request came by: this service's own, back to it, starts the clock of the
+        table's answer (replays.Request). Anyone else's (another service's, a watch's) is the table's
+        to check and answer; nothing is said of it here."""
+        t = self._tables.get(table)
+        if t is None or t.replays.out is None:
+            return
+        try:
+            request_id = parse_object(payload).get("id")
+        except Bad:
+            return
+        if isinstance(request_id, str):
+            t.replays.heard(request_id, time.monotonic())
 
     def _reject(self, msg: _Message, table: str | None, bad: Bad) -> None:
         """Logged before it is counted: a counter seen to move means its warning is written."""
@@ -615,6 +744,15 @@ class PitService:
             match = _DAMAGED.search(data["message"])
             if match and len(t.damaged) < MOST_DAMAGED:
                 t.damaged[int(match.group(1))] = data["message"][:500]
+
+    def _tell_new(self, t: _Table, kind: str, body: dict) -> None:
+        """A status or a state to the observers unless it is the one they were last given: a
+        retained message the service asked the broker for again tells them nothing (the board
+        would redraw the table's tile for it)."""
+        if t.told.get(kind) == body:
+            return
+        t.told[kind] = body
+        self._tell(t.name, kind, body)
 
     def _tell(self, table: str, kind: str, body: dict) -> None:
         for fn in self._observers:
@@ -706,6 +844,7 @@ class PitService:
         log.warning("pit service: the archive database %s is back; storing the %d events held",
                     self.archive.where, len(self._pending))
         self._db_up, self._db_failures = True, 0
+        self._reread_soon()  # it stopped acknowledging: the broker may have dropped what it could not queue
         self._flush()
 
     def _want_check(self, t: _Table, now: float) -> None:
@@ -739,12 +878,16 @@ class PitService:
             self._count("gaps_filled")
             log.info("pit service: table %s: seqs %d-%d arrived, the gap is filled", t.name, first, last)
         t.stored.raise_floor(check.archived_to)
-        self._set_open(t, check.open)
+        t.replays.arrived(check.filled, now)
+        self._set_open(t, check.open, check.unfillable)
         if max(t.high, t.vouched) > check.archived_to:
             self._want_check(t, now)
         out = t.replays.out
-        if out is not None and out.phase == "replaying" and not _overlaps(t.open, out.first, out.last):
-            t.replays.done()
+        if out is not None and out.phase == "replaying":
+            if not _overlaps(t.open, out.first, out.last):
+                t.replays.done()
+            else:  # its progress is the archive's: in a group, most of it reaches the other services
+                self._schedule_check(t, now)
         self._pump(t, now)
 
     def _unfillable(self, t: _Table, first: int, last: int, reason: str) -> None:
@@ -753,21 +896,38 @@ class PitService:
         self._count("gaps_unfillable")
         log.error("pit service: table %s: seqs %d-%d cannot be had any more, recorded as unfillable: %s", t.name,
                   first, last, reason[:300])
-        self._set_open(t, check.open)
+        self._set_open(t, check.open, check.unfillable)
 
-    def _set_open(self, t: _Table, open_gaps: list[tuple[int, int]]) -> None:
-        t.open = open_gaps
+    def _set_open(self, t: _Table, open_gaps: list[tuple[int, int]], unfillable: int) -> None:
+        t.open, t.unfillable = open_gaps, unfillable
+        if not open_gaps:
+            if t.said:
+                log.warning("pit service: table %s: its open gaps are filled; the archive lacks nothing of it up to "
+                            "seq %d%s", t.name, t.stored.floor,
+                            f" but the {unfillable} seqs recorded unfillable" if unfillable else "")
+            t.why, t.said = "", False
         self._set("gaps_open", sum(len(x.open) for x in self._tables.values()))
 
     def _pump(self, t: _Table, now: float) -> None:
         """The table's next ``cmd/replay``, if one may go now."""
-        if self.archive is None or not self._db_up or not t.online or not self._connected:
+        if self.archive is None or not self._db_up or not self._connected:
             return
-        request = t.replays.next(t.open, now, f"{self.client_id}-{next(self._ids)}")
+        if not t.online:
+            if t.online is False and t.open and t.why != OFFLINE:
+                t.why = OFFLINE
+                log.warning("pit service: table %s is offline, and the archive lacks %s of its seqs (%s): asked for "
+                            "once the table is back", t.name, _count_seqs(t.open), _runs(t.open))
+            return
+        if t.replays.out is not None or not t.open or now < t.replays.not_before or not self._claim(t, now):
+            return
+        request = t.replays.next(t.open, now, f"{self.client_id}-{self._start_id}-{next(self._ids)}", heard=False)
         if request is None:
             return
         self.client.publish(f"{self.prefix}/{t.name}/cmd/replay",
-                            json.dumps({"id": request.id, "from": request.first, "to": request.last}), qos=1)
+                            json.dumps({"id": request.id, "from": request.first, "to": request.last,
+                                        "requester": self.requester}), qos=1)
+        if t.why == OFFLINE:
+            t.why = ""
         self._count("replay_requests")
         log.info("pit service: asked table %s for seqs %d-%d (%s)", t.name, request.first, request.last, request.id)
         self.archive.mark_asked(t.name, request.first, request.last)
@@ -777,17 +937,19 @@ class PitService:
             self._db_retry()
         for t in list(self._tables.values()):
             if t.held and now >= t.held_until:
-                self._release(t, known=t.known)
+                self._release(t, final=True)
             if not self._db_up:
                 continue
             try:
                 if t.check_at is not None and now >= t.check_at:
                     self._check(t, now)
+                if t.claimed_at is not None and now >= t.claimed_at + self.tuning.claim / 3:
+                    self._keep_claim(t, now)
                 out = t.replays.out
-                if out is not None and now >= out.deadline:
+                if out is not None and (now >= out.deadline or self._unheard(out, now)):
                     self._overdue(t, now)
                 elif out is None and t.open and t.replays.not_before and now >= t.replays.not_before:
-                    self._pump(t, now)
+                    self._check(t, now)  # what is still open, read again (another service may have had it), asked
             except ArchiveDown as exc:
                 self._db_lost(exc)
             except ArchiveError as exc:
@@ -799,14 +961,19 @@ class PitService:
             self._flush()
 
     def _overdue(self, t: _Table, now: float) -> None:
-        """A request past its deadline: no reply, or replayed events that stopped coming."""
+        """A request past its deadline: not back to this service (lost on the way), no reply, or
+        replayed events that stopped coming."""
         out = t.replays.out
         assert out is not None and self.archive is not None
+        if out.phase == "sent":
+            t.replays.unheard()
+            log.warning("pit service: table %s: the request for seqs %d-%d (%s) did not come back to this service "
+                        "(lost on the way, or dropped by a broker for a service far behind); asking again", t.name,
+                        out.first, out.last, out.id)
+            return self._check(t, now)
         if out.phase == "asked":
-            delay = t.replays.failed(now)
-            self._count("replay_failed")
-            return self._warn("pit service: table %s did not answer the replay of seqs %d-%d within %g s; asking "
-                              "again in %g s", t.name, out.first, out.last, t.replays.reply_timeout, delay)
+            return self._failed(t, now, f"no answer to the replay of seqs {out.first}-{out.last} within "
+                                        f"{t.replays.reply_timeout:g} s")
         t.horizon, t.high_mark, t.vouch_mark = max(t.horizon, t.high), t.high, max(t.vouch_mark, t.vouched)
         self._check(t, now)
         if t.replays.out is not out:
@@ -818,10 +985,58 @@ class PitService:
             for seq in damaged:
                 self._unfillable(t, seq, seq, f"table {t.name}: {t.damaged[seq]}")
             return self._pump(t, now)
+        still = missing_in(t.open, out.first, out.last)
+        if still < out.missing:
+            # Some came: the table answers. What did not went to a service of the group that is away
+            # (the broker keeps its share for it) or was lost on the way: asked again now.
+            t.replays.done()
+            log.info("pit service: table %s: %d of the %d seqs missing in %d-%d arrived; asking again for the rest",
+                     t.name, out.missing - still, out.missing, out.first, out.last)
+            return self._pump(t, now)
+        self._failed(t, now, f"nothing of the replay of seqs {out.first}-{out.last} came within "
+                             f"{t.replays.replay_timeout:g} s")
+
+    def _claim(self, t: _Table, now: float) -> bool:
+        """Whether this service asks the table for its gaps: one service of a group does, so that a
+        gap is replayed once, not once per service. It claims that in the archive (or renews its
+        claim). While another service holds it, this one reads the table's gaps again every grace
+        (a check is cheap): what its status says stays true, and it asks once that claim lapses."""
+        assert self.archive is not None
+        holder = self.archive.claim_replays(t.name, self.client_id, self.tuning.claim)
+        if holder is None:
+            t.claimed_at = now
+            if t.why.startswith(ASKED_BY):
+                t.why = ""
+            return True
+        t.claimed_at = None
+        t.why = f"{ASKED_BY} {holder}"
+        t.replays.not_before = now + self.tuning.grace
+        return False
+
+    def _keep_claim(self, t: _Table, now: float) -> None:
+        """Every third of Tuning.claim: the claim renewed while the table's gaps are open or a
+        request is out, given back once they are filled."""
+        assert self.archive is not None and t.claimed_at is not None
+        if t.open or t.replays.out is not None:
+            self._claim(t, now)
+        else:
+            self.archive.release_replays(t.name, self.client_id)
+            t.claimed_at = None
+
+    def _failed(self, t: _Table, now: float, why: str) -> None:
+        """The request out was refused for now, not answered, or its replay stalled: its gaps stay
+        open, and the table is asked again after the next retry delay. A warning each time (at most
+        a few a second); once the retries are at their slowest, one error that says what the
+        archive lacks of the table and why, and the service's status says it until it is mended."""
         delay = t.replays.failed(now)
-        self._count("replay_failed")
-        self._warn("pit service: table %s: the replay of seqs %d-%d did not all come within %g s; asking again in "
-                   "%g s", t.name, out.first, out.last, t.replays.replay_timeout, delay)
+        t.why = why
+        self._warn("pit service: table %s: %s; asking again in %g s", t.name, why, delay)
+        if not t.said and t.replays.failures >= len(t.replays.retry_delays):
+            t.said = True
+            log.error("pit service: table %s: the archive lacks %s of its seqs (%s) after %d requests: %s; asked "
+                      "again every %g s until the table sends them", t.name, _count_seqs(t.open), _runs(t.open),
+                      t.replays.failures, why, delay)
+        self._count("replay_failed")  # after the lines: a counter seen to move means they are written
 
     # -- acknowledgements, counters, the service's own status -----------------------------
 
@@ -889,7 +1104,22 @@ class PitService:
         return {"online": online, "client_id": self.client_id, "group": self.group,
                 "archive": self.archive.where if self.archive is not None else None,
                 "db": ("up" if self._db_up else "down") if self.archive is not None else None,
-                "started": self._started, "ts": time.time(), "counters": self.counters()}
+                "started": self._started, "ts": time.time(), "counters": self.counters(),
+                "incomplete": self._incomplete()}
+
+    def _incomplete(self) -> dict[str, Any]:
+        """What the archive lacks of each table, as far as this service knows (the open and the
+        unfillable gaps it last read from the archive): how many seqs, from which, and why they
+        are still missing. Only such tables, at most :data:`MOST_LISTED` (and how many more)."""
+        lacking = sorted((t for t in self._tables.values() if t.open or t.unfillable), key=lambda t: t.name)
+        out: dict[str, Any] = {
+            t.name: {"missing": _count_seqs(t.open), "first": t.open[0][0] if t.open else None,
+                     "unfillable": t.unfillable,
+                     "why": t.why or ("being asked for" if t.open else "recorded unfillable: the table cannot send them")}
+            for t in lacking[:MOST_LISTED]}
+        if len(lacking) > MOST_LISTED:
+            out["more_tables"] = len(lacking) - MOST_LISTED
+        return out
 
     def _maybe_publish_status(self, now: float, force: bool) -> None:
         """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an interval."""
@@ -919,6 +1149,16 @@ def _what(topic: str) -> str:
         if topic.endswith(end):
             return what
     return "status"
+
+
+def _count_seqs(runs: list[tuple[int, int]]) -> int:
+    return sum(b - a + 1 for a, b in runs)
+
+
+def _runs(runs: list[tuple[int, int]], most: int = 5) -> str:
+    """``a-b, c-d ...`` for a log line: the first few runs, and how many more."""
+    text = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs[:most])
+    return text + (f" and {len(runs) - most} more runs" if len(runs) > most else "")
 
 
 def _overlaps(ranges: list[tuple[int, int]], first: int, last: int) -> bool:

@@ -523,13 +523,16 @@ class Journal:
                 bad.append(seq)
         return events, bad
 
-    @staticmethod
-    def _load(seq: int, blob: bytes) -> Event:
+    def _load(self, seq: int, blob: bytes) -> Event:
         env = json.loads(blob)
         if not isinstance(env, dict):
             raise TypeError(f"a JSON {type(env).__name__}, not an object")
         if env.get("seq") != seq or not isinstance(env.get("kind"), str) or not isinstance(env.get("data"), dict):
             raise ValueError(f"seq {env.get('seq')!r}, kind {env.get('kind')!r}: not the envelope of this row")
+        if env.get("table") != self.table:
+            # Another table's event (a journal copied between Pis, or edited): published under this
+            # table's topic the pit would refuse it and ask for the seq for ever (issue 27).
+            raise ValueError("the envelope names another table than this journal's")
         return Event(seq, env["ts"], env["table"], env["round"], env["kind"], env["data"], bytes(blob))
 
     def _last_received(self) -> float | None:

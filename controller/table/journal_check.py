@@ -83,6 +83,25 @@ class JournalError(RuntimeError):
         return f"{self.path}: {self.fault}; {todo}"
 
 
+class DiskFull(JournalError):
+    """The journal's disk is full: the table stopped, since nothing may be published that was not
+    journaled. Unlike the other journal faults a restart fixes it once space is freed, so
+    `tablectl run` exits 1 (systemd restarts it), with this one line."""
+
+    @classmethod
+    def at(cls, path: Path) -> DiskFull:
+        return cls(path, "the disk is full: the table stopped, since nothing may be published that was not "
+                         "journaled", f"free space on the disk holding {path.parent} (tablectl prune); the service "
+                                      "starts again by itself")
+
+
+def disk_full(exc: BaseException) -> bool:
+    """An SQLite or OS error that says the disk is full."""
+    if isinstance(exc, sqlite3.Error):
+        return (getattr(exc, "sqlite_errorname", None) or "").startswith("SQLITE_FULL")
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+
+
 def damaged(path: Path, fault: str) -> JournalError:
     return JournalError(path, fault, NEW_JOURNAL)
 
@@ -173,6 +192,8 @@ def fault_of(exc: BaseException, path: Path) -> JournalError | None:
     SQLite errors included (:data:`_TRANSIENT`)."""
     if isinstance(exc, JournalError):
         return exc
+    if disk_full(exc):
+        return DiskFull.at(path)
     name = getattr(exc, "sqlite_errorname", None) if isinstance(exc, sqlite3.Error) else None
     if not name or name.startswith(_TRANSIENT):
         return None
@@ -262,6 +283,9 @@ def read_meta(rows: list[tuple[str, str]], path: Path) -> tuple[dict[str, Any], 
                                 f"{' or '.join(_TYPE_NAMES[k] for k in kinds)}: the table cannot start without it")
     if isinstance(values.get("birth"), int) and values["birth"] < 0:
         raise damaged(path, f"its meta value 'birth' is {values['birth']}, below 0")
+    if isinstance(values.get("birth"), int) and values["birth"] >= SEQ_MAX:
+        # The next birth would be past what the pit takes (a bigint): it would refuse every status.
+        raise damaged(path, f"its meta value 'birth' is beyond {SEQ_MAX - 1}, more births than any table has")
     return values, bad
 
 

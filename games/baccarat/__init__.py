@@ -9,6 +9,7 @@
 
 from pathlib import Path
 
+from games.baccarat import lines as _lines
 from games.baccarat import odds as _odds
 from games.baccarat import roads as _roads
 from games.baccarat.machine import BaccaratRound
@@ -31,6 +32,8 @@ GAME = GameEntry(
     option_keys={"seats": "table.seats"},
     demo={"seats": 8, "game": {"action_wrap": "around_table", "first_player_dealer_seat": 1}},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     scoreboard=_roads.scoreboard,
     odds=lambda paytable, decks: _odds.odds(8 if decks is None else decks) if paytable is None else _one_paytable(),
 )

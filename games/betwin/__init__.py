@@ -8,6 +8,7 @@
 
 from pathlib import Path
 
+from games.betwin import lines as _lines
 from games.betwin import odds as _odds
 from games.betwin.machine import BetWinRound
 from games.betwin.options import OPTIONS_SCHEMA, BetWinOptions
@@ -27,6 +28,8 @@ GAME = GameEntry(
     option_keys={"seats": "table.seats"},
     demo={"seats": 5, "game": {}},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     odds=_odds.odds,
 )
 

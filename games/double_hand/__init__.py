@@ -12,6 +12,7 @@
 
 from pathlib import Path
 
+from games.double_hand import lines as _lines
 from games.double_hand import odds as _odds
 from games.double_hand.machine import DoubleHandRound
 from games.double_hand.options import OPTIONS_SCHEMA, DoubleHandOptions
@@ -49,6 +50,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {}, "devices": {"cup": {"dice": 3}}},
     commands={"set_hand": SET_HAND},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     odds=_odds.odds,
 )
 

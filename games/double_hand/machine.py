@@ -54,7 +54,7 @@ from games.round import (
     RoundMachine,
     Verdict,
 )
-from games.round.lifecycle import _alarm_code
+from games.round.devices import alarm_code
 from games.round.steps import DiceDue, PressDue, Step, Steps
 
 HAND_BUTTONS: tuple[str, ...] = tuple(f"hand_{place}" for place in range(1, rules.HANDS + 1))
@@ -460,7 +460,7 @@ class DoubleHandRound(Steps, PlayerDealer, RoundMachine):
         if (role is not None and role.reads_cards and self.state == "dealing" and code in LINK_FAULTS
                 and not self._needs_shuffler()):
             what = "went offline" if code == "offline" else f"lost its link ({code})"
-            self._alarm(_alarm_code(device, code), "warning",
+            self._alarm(alarm_code(device, code), "warning",
                         f"the {device} {what} during round {self.round}: every hand is out and counted, so the "
                         "round goes on without it", expected=self._expected_text(),
                         action=f"check the {device}'s cable and power before the next shuffle")

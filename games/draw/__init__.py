@@ -22,6 +22,7 @@ from games.draw.irregularities import KINDS
 from games.draw.machine import DrawRound
 from games.draw.options import MAX_SEATS, OPTIONS_SCHEMA, DrawOptions
 from games.odds import no_house_wager
+from games.poker import lines as _lines
 from games.registry import GameEntry
 
 REQUEST_ID = {"type": ["string", "integer"]}
@@ -95,6 +96,8 @@ GAME = GameEntry(
     summary=lambda data: _summary(data),
     odds=no_house_wager("draw", "the house takes a fee and banks no wager (its fee by the half hour, rules 1 & 2): the players play each "
                         "other, so no wager has a house edge to price"),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from games.holdem.machine import HoldemRound
 from games.holdem.options import OPTIONS_SCHEMA, HoldemOptions
 from games.odds import no_house_wager
+from games.poker import lines as _lines
 from games.registry import GameEntry
 
 CODES: dict = {"type": "array", "items": {"type": "string", "maxLength": 8}, "minItems": 1, "maxItems": 8,
@@ -52,6 +53,8 @@ GAME = GameEntry(
     summary=lambda data: _summary(data),
     odds=no_house_wager("holdem", "the house takes a fee and banks no wager (its fee by the number of players and a jackpot drop from five): the players play each "
                         "other, so no wager has a house edge to price"),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 

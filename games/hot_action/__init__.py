@@ -67,6 +67,7 @@ lists them). Readings where the sheet is silent or says two things (those a tabl
 
 from pathlib import Path
 
+from games.hot_action import lines as _lines
 from games.hot_action import odds as _odds
 from games.hot_action.machine import HOLE_EXPOSED_SCHEMA, HotActionRound
 from games.hot_action.options import OPTIONS_SCHEMA, HotActionOptions
@@ -87,6 +88,8 @@ GAME = GameEntry(
     demo={"seats": 4, "game": {}, "devices": {"cup": {"dice": 3}}},
     commands={"hole_exposed": HOLE_EXPOSED_SCHEMA},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     odds=_odds.odds,
 )
 

@@ -9,6 +9,7 @@
 
 from pathlib import Path
 
+from games.joker_seven import lines as _lines
 from games.joker_seven import odds as _odds
 from games.joker_seven.machine import JokerSevenRound
 from games.joker_seven.options import OPTIONS_SCHEMA, JokerSevenOptions
@@ -31,6 +32,9 @@ GAME = GameEntry(
         "id": {"type": ["string", "integer"]},
         "reason": {"type": "string", "maxLength": 200}}, "additionalProperties": False}},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
+    variant_key="paytable",
     odds=_odds.odds,
 )
 

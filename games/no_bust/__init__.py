@@ -61,6 +61,7 @@ those a table may change are ``[game]`` options, named in brackets):
 
 from pathlib import Path
 
+from games.no_bust import lines as _lines
 from games.no_bust import odds as _odds
 from games.no_bust.machine import NoBustRound
 from games.no_bust.options import OPTIONS_SCHEMA, NoBustOptions
@@ -80,6 +81,8 @@ GAME = GameEntry(
     option_keys={"seats": "table.seats"},
     demo={"seats": 3, "game": {}},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     odds=_odds.odds,
 )
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from games.decks import NO_CARDS
+from games.pai_gow_tiles import lines as _lines
 from games.pai_gow_tiles import odds as _odds
 from games.pai_gow_tiles.machine import PaiGowTilesRound
 from games.pai_gow_tiles.options import OPTIONS_SCHEMA, PaiGowTilesOptions
@@ -79,6 +80,8 @@ GAME = GameEntry(
     commands={"dispute": DISPUTE_SCHEMA},
     summary=lambda data: _summary(data),
     odds=_odds.odds,
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
 )
 
 

@@ -1,7 +1,9 @@
 """The round machine every game is built on: a lifecycle core and the parts a game picks.
 
 - :mod:`games.round.contract`: what the table and a machine exchange (Refused, Verdict, DeviceRole ...).
-- :mod:`games.round.lifecycle`: states, pit commands, deck integrity, device faults by role, prompts.
+- :mod:`games.round.lifecycle`: states, pit commands, deck integrity, faults and voids; composed of
+  :mod:`games.round.devices` (device input by role), :mod:`games.round.presses` (buttons, with
+  verdicts) and :mod:`games.round.prompts` (the prompt, the lights, the snapshot).
 - :mod:`games.round.rotation`: the player-dealer rotation's rules (California card-room games), pure.
 - :mod:`games.round.player_dealer`: the part a player-dealer game's machine picks to carry them out.
 - :mod:`games.round.shoe_play`: a shoe dealt over many rounds, with a cut card.
@@ -22,7 +24,8 @@ from games.round.contract import (
     Refused,
     Verdict,
 )
-from games.round.lifecycle import CARD_LOST, CARDS_IN_PLAY, DEVICE_FIXES, LINK_FAULTS, RoundMachine
+from games.round.devices import CARD_LOST, DEVICE_FIXES, LINK_FAULTS
+from games.round.lifecycle import CARDS_IN_PLAY, RoundMachine
 from games.round.no_deck import NoDeck
 from games.round.player_dealer import PlayerDealer
 from games.round.rotation import MAX_CONSECUTIVE, PlayerDealerRotation

@@ -12,6 +12,7 @@ rule of a game lives in the controller.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,15 @@ ROUND_STATES: frozenset[str] = frozenset({"betting", "dealing", "result"})
 """States in which a round has a number and can be voided from ``fault``."""
 
 VOID_BY: tuple[str, ...] = ("dealer", "pit", "controller")
+"""Who may void or resume a round; the pit's may name its user, ``pit:<user>`` (:func:`void_by_ok`)."""
+
+PIT_USER = re.compile(r"^pit:[a-z][a-z0-9_.-]{0,31}$")
+
+
+def void_by_ok(by: str) -> bool:
+    """``by`` of a void or a resume: one of :data:`VOID_BY`, or ``pit:<user>``, a named pit user
+    (the board's supervisor: docs/schemas/defs.json ``void_by``)."""
+    return by in VOID_BY or bool(PIT_USER.match(by))
 
 LIGHT_GROUPS: tuple[str, ...] = ("action", "player_dealer", "dealer_button", "small_blind", "big_blind", "turn")
 """Seat-light groups a game may declare: where the action button is, who holds the

@@ -55,12 +55,13 @@ Every state change emits ``transition``, then the state's own events, then
 the state's ``prompt`` -- except a state the machine leaves at once, whose
 prompt would be stale before anyone could act on it.
 
-Input: the table hands every device event to :meth:`RoundMachine.device_input`
-as ``(role, kind, data)``; the kind picks the ``_input_<kind>`` method
-(a part or game adds its own, e.g. a hand-forming shuffler's hands), and an
-input the game does not use is an ``unexpected_input`` warning. Presses go
-through :meth:`RoundMachine.press`, which answers with a
-:class:`~games.round.contract.Verdict`.
+The machine is this module's lifecycle (states, pit commands, deck integrity,
+faults and voids) composed with three parts of its own, each a module:
+:mod:`games.round.devices` (every device event, as ``device_input(role, kind,
+data)``, and what a device fault means by the device's role),
+:mod:`games.round.presses` (buttons, answered with a
+:class:`~games.round.contract.Verdict`) and :mod:`games.round.prompts` (the
+prompt, the lights and the snapshot).
 
 Alarm codes: ``deck_check_failed`` (fault), ``shuffle_count`` (fault),
 ``foreign_card`` and ``card_too_many`` (fault, from the ledger),
@@ -76,7 +77,6 @@ order of undealt cards or the identity of a card dealt face down
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -93,64 +93,18 @@ from games.round.contract import (
     Emit,
     Fault,
     Refused,
-    Verdict,
+    void_by_ok,
 )
+from games.round.devices import DeviceInputs
+from games.round.presses import Presses
+from games.round.prompts import Prompts
 
 CARDS_IN_PLAY: frozenset[str] = frozenset({"load_shoe", "ready", "betting", "dealing", "result", "fault"})
 """States in which the shoe (or the shuffler's output) holds a shuffled spec and every card read
 is taken from the ledger."""
 
-CARD_LOST: dict[str, str] = {
-    "misread": "a card left the shoe unread",
-    "double_card": "two cards left the shoe at once",
-    "unknown_card": "a card left the shoe and what the shoe read is not a card",
-    "cards_lost": "a card the shoe read never arrived",
-}
-"""Faults of a card-reading role that put a card on the layout the machine never saw."""
 
-LINK_FAULTS: frozenset[str] = frozenset({"offline", "heartbeat_lost", "link_lost"})
-"""A device's link is down: nothing it read is lost (the link retransmits), but nothing new arrives."""
-
-DEVICE_FIXES: dict[str, str] = {
-    "jam": "clear the shuffler jam",
-    "door_open": "close the shuffler door",
-    "unreadable": "the shuffler could not read a card: check that every card is face down and clean",
-    "count_wrong": "the shuffler's count is wrong: recount the cards",
-    "unknown_card": "the device read something that is not a card: look for a foreign card",
-    "misread": "a card left the shoe unread: put it with the discards",
-    "double_card": "two cards left the shoe at once: put them with the discards",
-    "offline": "check the device's cable and power",
-    "heartbeat_lost": "check the device's cable and power",
-    "link_lost": "check the device's cable and power",
-    "die_unreadable": "the cup could not read a die: check that every die lies flat, clean and in view",
-    "die_on_edge": "a die landed on its edge against the cup's wall",
-    "lifted_early": "the cup was lifted before the shake ended",
-    "bad_report": "the cup sent a report that could not be read: check its cable",
-    "reports_lost": "reports from the cup were lost: check its cable",
-    "duplicate_report": "the cup sent a report twice (the second is set aside): nothing is lost",
-    "stale_report": "the cup sent an earlier report again (set aside): nothing is lost; if it recurs, have the "
-                    "cup checked",
-    "restarted": "the cup restarted: check its power and cable",
-    "stall": "the cup's endpoint stalled (the driver cleared it)",
-    "self_test": "the cup failed its self-test: have it serviced",
-    "wrong_dice": "the cup holds another number of dice than its config says: check the cup and the config",
-}
-"""What the dealer does about a device fault, by code (alarm ``action``)."""
-
-NO_CARD: dict[str, str] = {
-    "closed": "no card: the table is closed",
-    "deck_check": "no card: the deck check is due",
-    "shuffle": "no card: the shuffle is due",
-    "load_shoe": "no card: the shoe is being loaded",
-    "ready": "no card: betting has not opened",
-    "betting": "no card: bets are open (press deal for no more bets first)",
-    "result": "no card: the round is complete",
-    "fault": "no card: the table is in fault",
-    "voided": "no card: the round was voided",
-}
-
-
-class RoundMachine:
+class RoundMachine(DeviceInputs, Presses, Prompts):
     """The lifecycle core; a game subclasses it (with any parts) and adds its dealing phase.
 
     A game declares its vocabulary as class attributes -- ``BUTTONS`` (the
@@ -352,8 +306,8 @@ class RoundMachine:
         fault that arose with no round in progress (a card read in ``ready``)
         has nothing to void and is resumed instead.
         """
-        if by not in VOID_BY:
-            raise Refused(f"by: must be one of {', '.join(VOID_BY)}")
+        if not void_by_ok(by):
+            raise Refused(f"by: must be one of {', '.join(VOID_BY)}, or pit:<user>")
         if not self._voidable():
             if self.state == "fault" and self.fault is not None and self.fault.origin == "result":
                 raise Refused(f"round {self.round} already has its result, which stands: resume to burn the card")
@@ -413,95 +367,6 @@ class RoundMachine:
         return handler(args) or {}
 
     # --- device input (never raises) -----------------------------------------------------
-
-    def device_input(self, role: str, kind: str, data: Mapping[str, Any]) -> None:
-        """Every device event, as the table hands it over: ``kind`` picks ``_input_<kind>``.
-
-        ``role`` is the device's role in the game (its name in ``[devices]``).
-        A kind this game has no handler for is an ``unexpected_input``
-        warning; the round is unchanged.
-        """
-        handler = getattr(self, f"_input_{kind}", None)
-        if handler is None:
-            self._unexpected_input(f"the {role} sent {kind.replace('_', ' ')}, which {self.game} does not use: "
-                                   "ignored")
-            return
-        handler(role, **data)
-
-    def _input_card_drawn(self, role: str, card: Card, read: int | None = None) -> None:
-        voided = self.unsettled.get(role)
-        if voided is not None:
-            self._burn_late(role, card, voided)
-            return
-        self.card(card)
-
-    def _burn_late(self, role: str, card: Card, voided: int) -> None:
-        """A card the reader read before the round it was drawn for was voided, delivered only now
-        (its line was down; it keeps a read until acknowledged). It belongs to the voided round:
-        it left the shoe (the ledger takes it, unless the cards were shuffled since and counted
-        with it) and is burned, never dealt into a later round. Its identity is not published:
-        the voided round never turned it up."""
-        if role not in self._unsettled_reshuffled:
-            self.ledger.take(card)
-        self._alarm("voided_round_card", "warning",
-                    f"a card the {role} read for round {voided}, which was voided while its line was down, "
-                    "arrived only now: it is burned with that round's cards and dealt to no later round",
-                    expected=self._expected_text(),
-                    action=f"put the card drawn for round {voided} with the discards")
-
-    def _input_deck_verified(self, role: str, cards: Sequence[Card], unreadable: int = 0) -> None:
-        self.deck_checked(cards, unreadable)
-
-    def _input_shuffle_complete(self, role: str, count: int) -> None:
-        self.shuffled(count)
-
-    def _input_card_count(self, role: str, count: int) -> None:
-        """A count on request: nothing in a round depends on it (the controller logs it)."""
-
-    def _input_device_fault(self, role: str, code: str, detail: str = "") -> None:
-        self.device_fault(role, code, detail)
-
-    def _input_device_offline(self, role: str, reason: str = "") -> None:
-        # A silent device (heartbeat lost) is its own fault; a port that fails is plain ``offline``.
-        code = "heartbeat_lost" if reason == "heartbeat_lost" else "offline"
-        self.down[role] = "went silent (heartbeat lost)" if code == "heartbeat_lost" else "is offline"
-        self.device_fault(role, code, reason)
-        if self.state in ("ready", "betting", "deck_check", "shuffle", "load_shoe", "result"):
-            self._publish_prompt_if_changed()  # the prompt now waits for the device, if it needs it
-
-    def _input_device_online(self, role: str, info: str = "", reads: int | None = None,
-                             serial: str | None = None) -> None:
-        """A device is back: a prompt that waited for it is published again. A fault it caused
-        stays until the pit resumes or voids."""
-        if self.down.pop(role, None) is not None and self.state != "closed":
-            self._publish_prompt_if_changed()
-
-    def _input_reads_accounted(self, role: str, count: int = 0) -> None:
-        """Every card the reader says it read has arrived: a round it faulted may resume."""
-        fault = self.fault
-        self._unsettled_reshuffled.discard(role)
-        if self.unsettled.pop(role, None) is not None and self.state != "closed":
-            self._publish_prompt_if_changed()  # the next round may deal: no read of the voided one is on the way
-        if self.state == "fault" and fault is not None and fault.unproven == role:
-            fault.unproven = None
-            fault.resume_note = f"the {role} is back and every card it read arrived: the pit may resume"
-            self._publish_prompt()
-
-    def _waiting_for(self) -> tuple[str, str] | None:
-        """A device the next step cannot do without, and why it cannot work now. No prompt asks
-        for a card while the role that reads it is down, nor for a deck check or a shuffle while
-        the role that does them is: the table waits, and its prompt says for what."""
-        unsettled = {role: f"has not yet shown that every card it read for voided round {voided} arrived"
-                     for role, voided in self.unsettled.items()}
-        for role, why in sorted({**unsettled, **self.down}.items()):
-            policy = self.ROLES.get(role)
-            if policy is None:
-                continue
-            if policy.reads_cards and self.state in ("ready", "betting", "dealing"):
-                return role, why
-            if policy.prepares_deck and self.state in policy.needed_in:
-                return role, why
-        return None
 
     def deck_checked(self, cards: Sequence[Card], unreadable: int) -> None:
         """The shuffler's deck check: every card read, and how many it could not read."""
@@ -588,157 +453,20 @@ class RoundMachine:
             return
         expected = self._no_card_text()
         message = f"{card.code} drawn, but {expected}"
-        decided = self.state == "result" and self._result_published()
-        self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected,
-                    action=("hold the card for the pit: it resumes to burn it (the round's result stands)"
-                            if decided else "void the round, or resume to burn the card"))
+        # The action says what will work: a void only where the fault can be voided (issue 27: a
+        # card in ``ready`` said "void the round", and the void was then refused).
+        if self.state == "fault":
+            voidable = self._voidable()
+        else:
+            voidable = self.state == "betting" or (self.state == "result" and not self._result_published())
+        action = ("void the round, or resume to burn the card" if voidable else
+                  "hold the card for the pit: it resumes to burn it (the round's result stands)"
+                  if self.state == "result" else
+                  "hold the card for the pit: it resumes to burn it (no round is in progress to void)")
+        self._alarm("unexpected_card", "fault", message, card=card.code, expected=expected, action=action)
         self._enter_fault("unexpected_card", message, card)
 
-    def device_fault(self, device: str, code: str, detail: str) -> None:
-        """A device reported a fault or went offline; what it means depends on the device's role.
-
-        ``device`` is the device's role in the game (``[devices.<role>]``),
-        ``code`` a driver fault code (docs/internals.md) or ``offline``.
-        Consequences, by the role's :class:`~games.round.contract.DeviceRole`:
-
-        - a card-reading role while ``dealing`` (or in a fault raised while
-          dealing): ``misread``, ``double_card``, ``unknown_card`` put a card
-          on the layout that the machine never saw: alarm ``<role>_<code>``
-          (fault) and ``fault``; the round can only be voided. ``offline``,
-          ``heartbeat_lost``, ``link_lost``: alarm and ``fault`` too, but the
-          link retransmits, so nothing read was lost: ``resume`` returns to
-          ``dealing`` with the same card due.
-        - the deck-preparing role during ``deck_check`` or ``shuffle``:
-          alarm (fault) and the state's prompt again, naming the fault, so
-          the dealer repeats the step.
-        - Anything else, in any state but ``closed``: alarm of severity
-          warning; the round is unchanged. In ``closed``: nothing (the
-          controller's ``device`` event says it).
-
-        ``detail`` is not repeated in the alarm: a driver's detail may name a
-        card that is face up by then, and an alarm names no card.
-        """
-        del detail  # see the docstring: the controller's ``device`` event carries it
-        if code == "cards_lost" and self.unsettled.pop(device, None) is not None:
-            self._unsettled_reshuffled.discard(device)
-            # The reader restarted or lost reads: the voided round's card will never come, so
-            # nothing is on the way any more (the warning below says it was lost).
-            self._publish_prompt_if_changed()
-        state = self.state
-        role = self.ROLES.get(device)
-        alarm = _alarm_code(device, code)
-        while_dealing = state == "dealing" or (
-            state == "fault" and self.fault is not None and self.fault.origin == "dealing")
-        reads = role is not None and role.reads_cards
-        if reads and while_dealing and code in CARD_LOST:
-            what = CARD_LOST[code]
-            why = f"{what} ({device} {code}): the layout no longer matches what was read"
-            self._alarm(alarm, "fault", f"round {self.round}: {why}", expected=self._expected_text(),
-                        action=f"{what}: void the round (dealer's void button or pit cmd/void)")
-            self._enter_fault(alarm, f"round {self.round}: {why}", no_resume=why)
-            return
-        if reads and while_dealing and code in LINK_FAULTS:
-            down = "went offline" if code == "offline" else f"lost its link ({code})"
-            message = (f"the {device} {down} during round {self.round}: no card can be read until it is back, "
-                       f"and the round resumes only once the {device} shows that every card it read arrived")
-            self._alarm(alarm, "fault", message, expected=self._expected_text(),
-                        action=f"stop drawing; check the {device}'s cable and power; when it is back the pit "
-                               "resumes (pit cmd/resume: the same card is due) or voids the round")
-            self._enter_fault(alarm, message, unproven=device,
-                              resume_note=f"once the {device} is back and has shown that every card it read "
-                                          "arrived, the pit may resume: the same card is due")
-            return
-        if role is not None and role.prepares_deck and state in role.needed_in and state != "closed":
-            step = "deck check" if state == "deck_check" else "shuffle"
-            fix = DEVICE_FIXES.get(code, f"check the {device}")
-            what = "went offline" if code == "offline" else f"reported {code}"
-            self._alarm(alarm, "fault", f"the {device} {what} during the {step}",
-                        action=f"{fix}, then run the {step} again")
-            self._device_note = f"The {device} {what}: {fix}, then run the {step} again."
-            self._publish_prompt()
-            return
-        if state == "closed":
-            return
-        what = "went offline" if code == "offline" else f"reported {code}"
-        self._alarm(alarm, "warning", f"the {device} {what} (state {state})",
-                    expected=self._expected_text(),
-                    action=f"{DEVICE_FIXES.get(code, f'check the {device}')}; then follow the prompt")
-
     # --- presses ------------------------------------------------------------------------
-
-    def press(self, name: str, seat: int | None = None) -> Verdict:
-        """A dealer's button, or a player's seat button with its seat. Every press is a
-        ``button`` event, accepted or refused with its reason; the verdict says the same."""
-        if seat is not None or name in self.SEAT_BUTTONS:
-            return self._press_seat(name, seat)
-        if name not in self.BUTTONS:
-            buttons = ", ".join(self.BUTTONS)
-            return self._refuse(name, None, f"unknown button: the buttons are {buttons}"
-                                + (f"; seat buttons {', '.join(self.SEAT_BUTTONS)}" if self.SEAT_BUTTONS else ""))
-        if name not in self._buttons():
-            waiting = self._waiting_for()
-            if waiting is not None and name == "deal" and self.state in ("ready", "betting"):
-                return self._refuse(name, None, f"the {waiting[0]} {waiting[1]}: no card can be read until it "
-                                                "is back")
-            if name == "deal" and self.state == "dealing":
-                due = self._due_text()
-                verdict = self._refuse(name, None, f"a card is due: {due}")
-                self._alarm("missing_draw", "warning", f"deal pressed but a card is due: {due}",
-                            expected=due, action="draw the card the prompt names")
-                return verdict
-            return self._refuse(name, None, f"{name} is not lit in state {self.state}")
-        self._emit("button", {"button": name, "accepted": True, "reason": None})
-        getattr(self, f"_button_{name}")()
-        return Verdict(True)
-
-    def button(self, name: str) -> Verdict:
-        """A dealer button (:meth:`press` without a seat)."""
-        return self.press(name)
-
-    def _press_seat(self, name: str, seat: int | None) -> Verdict:
-        if name not in self.SEAT_BUTTONS:
-            have = (f"its seat buttons are {', '.join(self.SEAT_BUTTONS)}" if self.SEAT_BUTTONS
-                    else "it has no seat buttons")
-            return self._refuse(name, seat, f"{name} is not a seat button of {self.game}: {have}")
-        if seat is None:
-            return self._refuse(name, seat, f"{name} is a seat button: the press must name its seat")
-        if not 1 <= seat <= self.seats:
-            return self._refuse(name, seat, f"seat {seat} is not one of seats 1..{self.seats}")
-        why = self._seat_refusal(name, seat)
-        if why is not None:
-            return self._refuse(name, seat, why)
-        self._emit("button", {"button": name, "accepted": True, "reason": None, "seat": seat})
-        self._seat_pressed(name, seat)
-        return Verdict(True)
-
-    def _seat_pressed(self, name: str, seat: int) -> None:
-        """An accepted seat button: the game's ``_seat_<name>(seat)``."""
-        getattr(self, f"_seat_{name}")(seat)
-
-    def _refuse(self, name: str, seat: int | None, reason: str) -> Verdict:
-        data: dict[str, Any] = {"button": name, "accepted": False, "reason": reason}
-        if seat is not None:
-            data["seat"] = seat
-        self._emit("button", data)
-        return Verdict(False, reason)
-
-    def _seat_refusal(self, name: str, seat: int) -> str | None:
-        """Why seat ``seat`` may not press ``name`` now, or None (the game decides)."""
-        return f"{name} is not expected from seat {seat} in state {self.state}"
-
-    def _button_shuffle_ack(self) -> None:
-        self._fire("shoe_loaded")
-
-    def _button_deal(self) -> None:
-        if self.state == "ready":
-            self._fire("betting_opened")
-        elif self.state == "betting":
-            self._fire("no_more_bets")
-        elif self.state == "result":
-            self._fire("shoe_finished" if self._shuffle_due() else "round_settled")
-
-    def _button_void(self) -> None:
-        self._void("dealer pressed void", "dealer")
 
     # --- state entry ---------------------------------------------------------------------
 
@@ -840,143 +568,6 @@ class RoundMachine:
     def _player_dealer_seat(self) -> int | None:
         return None
 
-    def _buttons(self) -> list[str]:
-        state = self.state
-        if state in ("ready", "betting") and self._waiting_for() is not None:
-            return []  # no deal while the card reader is down (a part may add what needs no device)
-        if state == "load_shoe":
-            return ["shuffle_ack"]
-        if state in ("ready", "betting", "result"):
-            return ["deal"]
-        if state == "fault" and self._voidable():
-            return ["void"]
-        return []
-
-    def _publish_prompt(self) -> None:
-        prompt = self._prompt()
-        # Kept as emitted, not copied (this is on every card's path): an emitted event's data is
-        # never changed afterwards -- the table journals it as it is when the item is done.
-        self._shown_prompt = prompt
-        self._emit("prompt", prompt)
-
-    def _publish_prompt_if_changed(self) -> None:
-        """Publish the prompt only if it is not the one published last. A prompt is a request:
-        the same one again asks again, and whoever follows prompts does it twice. (A shuffler
-        that went silent and came back while the card drawn for a card prompt was still on the
-        line published that prompt again, and the simulated dealer drew one card more: an
-        ``unexpected_card`` fault after the round's result.) A device going down or coming back
-        changes the prompt only when the prompt waits for it."""
-        if self._prompt() != self._shown_prompt:
-            self._publish_prompt()
-
-    def _last_round_note(self) -> str:
-        return " This is the last round of the shoe." if self.last_round else ""
-
-    def _prompt(self) -> dict:
-        """What the machine expects next: the dealer's lights, the pit, and the simulated dealer read it."""
-        waiting = self._waiting_for() if self.state != "fault" else None
-        if waiting is not None:
-            role, why = waiting
-            return {"expect": "device", "hand": None, "buttons": self._buttons(), "device": role,
-                    "text": f"Waiting for the {role}: it {why}. Check its cable and power; the table goes on "
-                            f"when it is back."}
-        return self._prompt_for_state()
-
-    def _prompt_for_state(self) -> dict:
-        state = self.state
-        prompt: dict[str, Any] = {"expect": "none", "hand": None, "buttons": self._buttons(), "text": ""}
-        if state == "dealing":
-            prompt.update(self._dealing_prompt())
-            prompt["buttons"] = self._buttons()
-            return prompt
-        last = self._last_round_note()
-        if state == "closed":
-            prompt.update(expect="open", text="The table is closed: waiting for the pit to open it.")
-        elif state == "deck_check":
-            prompt.update(expect="deck_check",
-                          text=f"Load the decks into the shuffler and run a deck check ({self.spec.size} "
-                               f"cards, {self.spec.name}).")
-        elif state == "shuffle":
-            prompt.update(expect="shuffle", text="Gather every card into the shuffler and shuffle.")
-        if state in ("deck_check", "shuffle") and self._device_note:
-            prompt["text"] = f"{self._device_note} {prompt['text']}"
-        elif state == "load_shoe":
-            prompt.update(expect="load_shoe",
-                          text="Load the shuffled cards into the shoe, place the cut card, press shuffle_ack.")
-        elif state == "ready":
-            prompt.update(expect="bets", text="Press deal to open betting." + last)
-        elif state == "betting":
-            prompt.update(expect="bets", text=f"Bets open for round {self.round}: press deal for no more bets."
-                          + last)
-        elif state == "result":
-            nxt = "the shuffle" if self._shuffle_due() else "the next round"
-            prompt.update(expect="settle",
-                          text=f"Settle round {self.round}, clear the layout, press deal for {nxt}.")
-        elif state == "fault":
-            fault = self.fault
-            what = fault.message if fault else "fault"
-            burn = " ".join(c.code for c in fault.cards) if fault and fault.cards else ""
-            how = ("press void or have the pit void the round" if self._voidable()
-                   else "the pit resumes")
-            if fault is not None and fault.no_resume:
-                resume = " (it cannot be resumed)"  # the message says why
-            else:
-                notes = [fault.resume_note] if fault is not None and fault.resume_note else []
-                if fault is not None and fault.held:
-                    notes.append(f"{len(fault.held)} card(s) read while the line was down are dealt on resume")
-                if burn and self._voidable():
-                    notes.append(f"the pit may resume (burns {burn})")
-                resume = "".join(f"; {n}" for n in notes)
-            prompt.update(expect="fault", text=f"Fault: {what}. To go on, {how}{resume}.")
-        return prompt
-
-    def _expected_text(self) -> str:
-        """What the machine expects now, for an alarm's ``expected``."""
-        if self.state == "dealing":
-            return self._due_text()
-        return self._no_card_text()
-
-    def lights(self, prompt: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The light picture of the game's declared groups: which seats each group lights,
-        which dealer buttons are lit (those the prompt accepts), and which seats' buttons."""
-        prompt = self._prompt() if prompt is None else prompt
-        seats = self._light_seats()
-        return {"seats": {g: sorted(set(seats.get(g, []))) for g in self.LIGHT_GROUPS},
-                "buttons_lit": list(prompt["buttons"]),
-                "seat_buttons_lit": {b: sorted(s) for b, s in self._seat_buttons_lit().items() if s}}
-
-    def _light_seats(self) -> dict[str, list[int]]:
-        return {"action": [] if self.action_seat is None else [self.action_seat]}
-
-    def _seat_buttons_lit(self) -> dict[str, list[int]]:
-        """Which seats may press which seat button now (the game decides)."""
-        return {}
-
-    def snapshot(self) -> dict:
-        """The retained state topic: nothing secret (no face-down card, no undealt order)."""
-        prompt = self._prompt()
-        fault = self.fault if self.state == "fault" else None
-        data: dict[str, Any] = {
-            "game": self.game,
-            "state": self.state,
-            "round": self.round,
-            "prompt": prompt,
-            "player_dealer": None,
-            "action_seat": self.action_seat,
-            "lights": self.lights(prompt),
-            "shoe": {"dealt": self.ledger.drawn, "remaining": self.ledger.remaining,
-                     "last_round": self.last_round},
-            "fault": None if fault is None else {"code": fault.code, "message": fault.message,
-                                                 "cards": [c.code for c in fault.cards],
-                                                 "resumable": fault.no_resume is None and fault.unproven is None},
-        }
-        data.update(self._snapshot_parts())
-        data.update(self._snapshot_game())
-        return data
-
-    def _snapshot_parts(self) -> dict:
-        return {}
-
     # --- game hooks ----------------------------------------------------------------------
 
     def _deal_card(self, card: Card) -> None:
@@ -991,19 +582,7 @@ class RoundMachine:
         """What card is due in ``dealing`` and why, e.g. ``card -> player (player has 3: draws)``."""
         raise NotImplementedError
 
-    def _no_card_text(self) -> str:
-        """Why no card is due now, e.g. ``no card: player stands on 7, banker stands on 6``."""
-        return NO_CARD.get(self.state, "no card")
-
     def _clear_layout(self) -> None:
         """The round's cards go to the discards."""
 
-    def _snapshot_game(self) -> dict:
-        """Game-specific snapshot fields (without secrets)."""
-        return {}
 
-
-def _alarm_code(device: str, code: str) -> str:
-    """``<device>_<code>`` as an alarm code (``^[a-z][a-z0-9_]*$``), whatever a driver calls itself."""
-    slug = re.sub(r"[^a-z0-9]+", "_", f"{device}_{code}".lower()).strip("_")
-    return slug if slug[:1].isalpha() else f"device_{slug}"

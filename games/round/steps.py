@@ -29,7 +29,8 @@ from typing import Any, Literal
 
 from games.cards import Card
 from games.dice import reading_problem
-from games.round.lifecycle import DEVICE_FIXES, RoundMachine, _alarm_code
+from games.round.devices import DEVICE_FIXES, alarm_code
+from games.round.lifecycle import RoundMachine
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,7 @@ class Steps(RoundMachine):
         if role is None or not role.reads_dice or self._dice_due() is None:
             super().device_fault(device, code, detail)
             return
-        alarm = _alarm_code(device, code)
+        alarm = alarm_code(device, code)
         fix = DEVICE_FIXES.get(code, f"check the {device}")
         what = "went offline" if code == "offline" else f"reported {code}"
         if code in NOTHING_LOST:

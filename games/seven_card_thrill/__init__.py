@@ -10,6 +10,7 @@
 from pathlib import Path
 
 from games.registry import GameEntry
+from games.seven_card_thrill import lines as _lines
 from games.seven_card_thrill import odds as _odds
 from games.seven_card_thrill.machine import SevenCardThrillRound
 from games.seven_card_thrill.options import OPTIONS_SCHEMA, ThrillOptions
@@ -28,6 +29,8 @@ GAME = GameEntry(
     option_keys={"seats": "table.seats"},
     demo={"seats": 4, "game": {}},
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
     odds=_odds.odds,
 )
 

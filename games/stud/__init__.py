@@ -13,6 +13,7 @@ poker-room games.
 from pathlib import Path
 
 from games.odds import no_house_wager
+from games.poker import lines as _lines
 from games.registry import GameEntry
 from games.stud.irregularities import KINDS
 from games.stud.machine import StudRound
@@ -86,6 +87,8 @@ GAME = GameEntry(
     summary=lambda data: _summary(data),
     odds=no_house_wager("stud", "the house takes a fee and banks no wager (its fee by the number of players, or by the half hour for Stud Hi-Lo): the players play each "
                         "other, so no wager has a house edge to price"),
+    narrate=_lines.NARRATE,
+    variant_key="variant",
 )
 
 

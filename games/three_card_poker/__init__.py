@@ -10,6 +10,7 @@
 from pathlib import Path
 
 from games.registry import GameEntry
+from games.three_card_poker import lines as _lines
 from games.three_card_poker import odds as _odds
 from games.three_card_poker.machine import ThreeCardPoker, ThreeCardPokerHands, ThreeCardPokerShoe
 from games.three_card_poker.options import OPTIONS_SCHEMA, ThreeCardPokerOptions
@@ -34,6 +35,9 @@ GAME = GameEntry(
     demo={"seats": 4, "game": {"deal_from": "hand_shuffler", "decks": 1}},
     roles_for=lambda options: _machine(options).ROLES,
     summary=lambda data: _summary(data),
+    narrate=_lines.NARRATE,
+    legend=_lines.LEGEND,
+    variant_key="deal_from",
     odds=_odds.odds,
 )
 

@@ -15,12 +15,15 @@ from hw_sim.bench.workers import ROLES, add_worker_arguments
 
 
 def worker_main(argv: list[str] | None = None) -> int:
+    from hw_sim.bench.pit_workers import ROLES as PIT_ROLES
+    from hw_sim.bench.pit_workers import add_pit_worker_arguments
     from hw_sim.bench.sim_worker import run_sim_worker
 
-    roles: dict[str, Callable[[argparse.Namespace], int]] = {**ROLES, "sim": run_sim_worker}
+    roles: dict[str, Callable[[argparse.Namespace], int]] = {**ROLES, **PIT_ROLES, "sim": run_sim_worker}
     p = argparse.ArgumentParser(prog="python -m hw_sim.bench worker")
     p.add_argument("role", choices=sorted(roles))
     add_worker_arguments(p)
+    add_pit_worker_arguments(p)
     p.add_argument("--config", type=Path)
     p.add_argument("--pace", type=float, default=0.0)
     p.add_argument("--cards", type=int, default=0)

@@ -77,12 +77,13 @@ from hw_sim.bench.report import (
     table_text,
 )
 from hw_sim.broker import LocalBroker
-from hw_sim.table_config import sim_table_raw
+from hw_sim.table_config import sim_table_raw, to_toml
 
 GAME = "baccarat"
 """The game every table of the bench deals (its figures in docs/performance.md are baccarat's)."""
-PHASES = ("latency", "throughput", "tables", "footprint")
-"""The parts, in the order they run (``--only``; controller/cli.py lists them in its help too)."""
+PHASES = ("latency", "throughput", "tables", "footprint", "pit")
+"""The parts, in the order they run (``--only``; controller/cli.py lists them in its help too). All
+but ``pit`` run by default; ``pit`` needs PostgreSQL (hw_sim.bench.pit)."""
 WARMUP_ROUNDS = 5
 """Throughput is counted from this result on: the first deck check and shuffle are start-up."""
 
@@ -94,7 +95,9 @@ SMOKE = {"cards": 30, "rounds": 10, "tables": "1,2", "pace": 0.005, "tables_pace
 def run(args: argparse.Namespace) -> int:
     """The ``bench`` subcommand."""
     if args.smoke:
-        for key, value in SMOKE.items():
+        from hw_sim.bench.pit import SMOKE as PIT_SMOKE
+
+        for key, value in {**SMOKE, **PIT_SMOKE}.items():
             setattr(args, key, value)
     phases = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = sorted(set(phases) - set(PHASES))
@@ -148,20 +151,6 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 # -- the stack of one table --------------------------------------------------------------
 
-def _toml(doc: dict[str, Any], prefix: str = "") -> str:
-    """Just enough TOML for a table config: scalars and nested tables."""
-    scalars = {k: v for k, v in doc.items() if not isinstance(v, dict)}
-    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
-    out = []
-    if prefix and scalars:
-        out.append(f"[{prefix}]")
-    for key, value in scalars.items():
-        out.append(f"{key} = {json.dumps(value) if not isinstance(value, bool) else str(value).lower()}")
-    for key, value in tables.items():
-        out.append(_toml(value, f"{prefix}.{key}" if prefix else key))
-    return "\n".join(out) + "\n"
-
-
 class Stack:
     """One table: its simulator process and its controller (``tablectl run``)."""
 
@@ -185,7 +174,7 @@ class Stack:
             dev["url"] = str(self.dir / name)
         doc["dealer"]["remote_buttons"] = True
         self.config = self.dir / "table.toml"
-        self.config.write_text(_toml(doc))
+        self.config.write_text(to_toml(doc))
         self.baudrate = doc["devices"]["shoe"].get("baudrate", DEFAULT_BAUDRATE)
         self.sim: Worker | None = None
         self.ctl: Worker | None = None
@@ -334,7 +323,7 @@ class Bench:
     # -- the bare pipeline ----------------------------------------------------------
 
     def bare(self, name: str, sub: Worker, count: int, pace: float, *,
-             keep_reader: bool = False) -> dict[str, Any]:
+             keep_reader: bool = False, durable: bool = False) -> dict[str, Any]:
         """Writer -> pty -> pyserial -> paho QoS 1 -> broker -> ``sub`` (subscribed to
         ``bench/bare/event/#`` with progress ``end``). Returns the writer's send
         times and the reader's figures; with ``keep_reader`` the reader stays up
@@ -346,9 +335,10 @@ class Bench:
             "--pace", str(pace), "--seed", str(self.args.seed), "--out", str(out)))
         writer.expect("ready", 30)
         ready = ReadySocket(self.tmp / f"bare-{name}.sock")
+        extra = ["--table", "durable", "--journal", str(self.journal_dir / f"durable-{name}.db")] if durable else []
         reader = self.worker(f"bare-reader-{name}", python_argv(
             "hw_sim.bench", "worker", "bare-reader", "--name", name, "--device", str(link),
-            "--host", self.broker.host, "--port", str(self.broker.port)),
+            "--host", self.broker.host, "--port", str(self.broker.port), *extra),
             env={"NOTIFY_SOCKET": str(ready.path)})
         at = ready.wait(60)
         ready.close()
@@ -380,8 +370,11 @@ class Bench:
 
     def latency(self) -> dict[str, Any]:
         a = self.args
-        sub = self.subscriber("latency", ["bench/bare/event/#", "casino/+/event/card"], progress=["end"])
+        sub = self.subscriber("latency", ["bench/bare/event/#", "bench/durable/event/#", "casino/+/event/card"],
+                              progress=["end"])
         bare = self.bare("latency", sub, a.cards, a.pace)
+        _wait_quiet(0.5)
+        durable = self.bare("latency-durable", sub, a.cards, a.pace, durable=True)
         _wait_quiet(0.5)
         stack = Stack(self, "bench-lat", pace=a.pace, cards=a.cards).start_sim()
         stack.wait_sim()
@@ -395,21 +388,25 @@ class Bench:
         got = first_receipts(records)
         ctl_pairs, ctl_bad = pair_cards(stack.sent, got.get(stack.table, {}))
         bare_pairs, bare_bad = pair_cards(bare["sent"], got.get("bare", {}))
-        for what, bad in (("controller", ctl_bad), ("bare", bare_bad)):
+        durable_pairs, durable_bad = pair_cards(durable["sent"], got.get("durable", {}))
+        for what, bad in (("controller", ctl_bad), ("bare", bare_bad), ("durable", durable_bad)):
             if bad:
                 self.notes.append(f"latency: {bad} {what} cards did not pair with their events (skipped)")
         ctl, base = summary_ms(latencies(ctl_pairs)), summary_ms(latencies(bare_pairs))
+        dur = summary_ms(latencies(durable_pairs))
         wire = _wire_ms([code for _, code in stack.sent], stack.baudrate)
         if counts["undelivered"]:
             self.notes.append(f"latency: {counts['undelivered']} events still undelivered in the journal")
         return {
-            "cards": a.cards, "pace_s": a.pace, "controller": ctl, "bare": base,
+            "cards": a.cards, "pace_s": a.pace, "controller": ctl, "bare": base, "durable": dur,
+            "ratio_to_durable": {k[:-3]: ratio(ctl[k], dur[k]) for k in ("p50_ms", "p99_ms", "max_ms")},
             "controller_breakdown": breakdown(ctl_pairs, self.wall_minus_monotonic_s),
             "wire": {"baudrate": stack.baudrate, "ms": wire},
             "ratio_to_bare": {k[:-3]: ratio(ctl[k], base[k]) for k in ("p50_ms", "p99_ms", "max_ms")},
             "ratio_to_wire": {k[:-3]: ratio(ctl[k], wire) for k in ("p50_ms", "p99_ms", "max_ms")},
             "goals": {"p50": _le(ratio(ctl["p50_ms"], base["p50_ms"]), 1.5),
-                      "p99": _le(ratio(ctl["p99_ms"], base["p99_ms"]), 2.0)},
+                      "p99": _le(ratio(ctl["p99_ms"], base["p99_ms"]), 2.0),
+                      "p50_durable": _le(ratio(ctl["p50_ms"], dur["p50_ms"]), 1.3)},
         }
 
     # -- 2. throughput ------------------------------------------------------------------
@@ -424,6 +421,12 @@ class Bench:
         if len(cards) != a.bare_events:
             self.notes.append(f"throughput: the bare pipeline delivered {len(cards)} of {a.bare_events} frames")
         bare_cpu_per_event = bare["cpu_s"] / max(1, len(cards))
+        sub = self.subscriber("durable-max", ["bench/durable/event/#"], progress=["end"])
+        durable = self.bare("max-durable", sub, a.bare_events, 0.0, durable=True)
+        durable_cards = sorted(r[0] for r in self.collect(sub, "durable-max") if r[3] == "card")
+        durable_cpu_per_event = durable["cpu_s"] / max(1, len(durable_cards))
+        durable_eps = ((len(durable_cards) - 1) / ((durable_cards[-1] - durable_cards[0]) / 1e9)
+                       if len(durable_cards) > 1 else None)
 
         disk = self._rounds_run("thr", self.journal_dir)
         tmpfs = None
@@ -445,13 +448,19 @@ class Bench:
             "bare": {"events": len(cards), "events_per_s": _r(bare_eps), "cpu_s_reader": _r(bare["cpu_s"], 3),
                      "cpu_s_per_1000_rounds_of_events": _r(bare_cpu_1000, 3),
                      "cpu_ms_per_event": _r(bare_cpu_per_event * 1000, 4)},
+            "durable": {"events": len(durable_cards), "events_per_s": _r(durable_eps),
+                        "cpu_ms_per_event": _r(durable_cpu_per_event * 1000, 4)},
             "ratios": {"events_per_s_to_bare": ratio(disk["events_per_s"], bare_eps, 3),
                        "controller_cpu_to_bare": ratio(disk["cpu_s_per_1000_rounds"]["controller"], bare_cpu_1000),
                        "controller_cpu_per_event_to_bare": ratio(disk["cpu_ms_per_event"], bare_cpu_per_event * 1000),
+                       "controller_cpu_per_event_to_durable": ratio(disk["cpu_ms_per_event"],
+                                                                    durable_cpu_per_event * 1000),
                        "rounds_per_s_disk_to_tmpfs": ratio(disk["rounds_per_s"], tmpfs and tmpfs["rounds_per_s"]),
                        "parallel_to_one": ratio(parallel and parallel["rounds_per_s"], disk["rounds_per_s"])},
             "goals": {"rounds_per_s": _ge(disk["rounds_per_s"], 300),
-                      "controller_cpu_per_event": _le(ratio(disk["cpu_ms_per_event"], bare_cpu_per_event * 1000), 2.5)},
+                      "controller_cpu_per_event": _le(ratio(disk["cpu_ms_per_event"], bare_cpu_per_event * 1000), 2.5),
+                      "controller_cpu_per_event_durable": _le(ratio(disk["cpu_ms_per_event"],
+                                                                    durable_cpu_per_event * 1000), 2.5)},
         }
 
     def _rounds_run(self, name: str, journal_dir: Path) -> dict[str, Any]:
@@ -630,6 +639,13 @@ class Bench:
             "cpu_cores_busy": _r((cpu1 - cpu0) / seconds, 2),
             "controller_cpu_pct_each": _r((ctl_cpu1 - ctl_cpu0) / seconds / n * 100, 2),
         }
+
+    # -- 5. the pit (hw_sim.bench.pit) -------------------------------------------------------
+
+    def pit(self) -> dict[str, Any]:
+        from hw_sim.bench.pit import run_pit
+
+        return run_pit(self)
 
     # -- 4. footprint ----------------------------------------------------------------------
 

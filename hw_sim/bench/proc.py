@@ -141,7 +141,7 @@ class Worker:
     """
 
     def __init__(self, name: str, argv: Sequence[str], log_dir: Path, *, env: dict | None = None,
-                 on_line: Callable[[int, str], None] | None = None) -> None:
+                 on_line: Callable[[int, str], None] | None = None, cwd: Path | None = None) -> None:
         self.name = name
         self.argv = list(argv)
         self.log_path = log_dir / f"{name}.log"
@@ -150,7 +150,7 @@ class Worker:
         self._log = self.log_path.open("w")
         self.started_ns = time.monotonic_ns()
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._log, text=True, bufsize=1,
+                                     stderr=self._log, text=True, bufsize=1, cwd=cwd,
                                      env={**os.environ, **(env or {})})
         self._reader = threading.Thread(target=self._read, name=f"lines-{name}", daemon=True)
         self._reader.start()
@@ -217,8 +217,9 @@ class Worker:
 
     def tail(self, lines: int = 15) -> str:
         """The end of the child's stderr, for an error message."""
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):   # ValueError: stopped, its log closed already
             self._log.flush()
+        with contextlib.suppress(OSError):
             text = self.log_path.read_text(errors="replace").strip().splitlines()[-lines:]
             if text:
                 return "\n  " + "\n  ".join(text)

@@ -138,6 +138,12 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
             out.append((f"latency {key[:-3]} (shoe last byte -> subscriber)", _fmt(c[key], "ms"),
                         f"bare {_fmt(b[key], 'ms')}", _fmt(lat["ratio_to_bare"][goal_key], "x"), goal,
                         _fmt(lat["goals"].get(goal_key))))
+        d = lat.get("durable")
+        if d:   # the bare pipeline plus the journal's durable commit per frame: what durability costs
+            for key, goal_key, goal in (("p50_ms", "p50", "<= 1.3x durable"), ("p99_ms", "p99", "")):
+                out.append((f"  latency {key[:-3]} / durable baseline", _fmt(c[key], "ms"),
+                            f"durable {_fmt(d[key], 'ms')}", _fmt(lat["ratio_to_durable"][goal_key], "x"), goal,
+                            _fmt(lat["goals"].get("p50_durable")) if goal else ""))
         out.append(("  same, / wire time of the frame", _fmt(c["p50_ms"], "ms"),
                     f"wire {_fmt(w['ms'], 'ms')} @ {w['baudrate']}", _fmt(lat["ratio_to_wire"]["p50"], "x"), "", ""))
         out.append(("  cards measured (controller / bare)", _fmt(c["n"]), _fmt(b["n"]), "", "", ""))
@@ -155,6 +161,12 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, str]]:
                     f"bare {_fmt(bare.get('cpu_ms_per_event'), 'ms')}",
                     _fmt(thr["ratios"].get("controller_cpu_per_event_to_bare"), "x"), "<= 2.5 x",
                     _fmt(thr["goals"].get("controller_cpu_per_event"))))
+        dur = thr.get("durable")
+        if dur:
+            out.append(("  CPU ms / event / durable baseline", _fmt(ctl.get("cpu_ms_per_event"), "ms"),
+                        f"durable {_fmt(dur.get('cpu_ms_per_event'), 'ms')}",
+                        _fmt(thr["ratios"].get("controller_cpu_per_event_to_durable"), "x"), "<= 2.5 x",
+                        _fmt(thr["goals"].get("controller_cpu_per_event_durable"))))
         out.append(("CPU s / 1,000 rounds, whole stack", _fmt(ctl["cpu_s_per_1000_rounds"]["all"]), "", "", "", ""))
         par = thr.get("parallel")
         if par:
@@ -200,7 +212,13 @@ def table_text(result: dict[str, Any]) -> str:
     m = result["machine"]
     head = (f"tablectl bench on {m['cpus']} x {m['cpu_model']}, Python {m['python']}, "
             f"load {m['load_average'][0]} at start")
-    lines = [head, fmt.format(*HEADERS), line, *(fmt.format(*r) for r in body)]
+    lines = [head]
+    if body:
+        lines += [fmt.format(*HEADERS), line, *(fmt.format(*r) for r in body)]
+    if result.get("pit"):
+        from hw_sim.bench.pit import pit_text
+
+        lines.append(pit_text(result["pit"]))
     for note in result.get("notes", []):
         lines.append(f"note: {note}")
     return "\n".join(lines)
@@ -210,4 +228,8 @@ def table_markdown(result: dict[str, Any]) -> str:
     body = rows(result)
     out = ["| " + " | ".join(HEADERS) + " |", "|" + "|".join("---" for _ in HEADERS) + "|"]
     out += ["| " + " | ".join(c.replace("|", "/") for c in r) + " |" for r in body]
+    if result.get("pit"):
+        from hw_sim.bench.pit import pit_markdown
+
+        out = ([*out, ""] if body else []) + [pit_markdown(result["pit"])]
     return "\n".join(out)

@@ -27,9 +27,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from drivers.stop_signal import StopSignal
 
-BARE_TOPIC = "bench/bare/event/card"
-BARE_END_TOPIC = "bench/bare/event/end"
-
 
 def _stop_on_sigterm() -> StopSignal:
     """The bench ends a worker with SIGTERM; an Event set by a handler could miss it
@@ -113,6 +110,9 @@ def run_bare_reader(args: argparse.Namespace) -> int:
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bare-{args.name}")
     _connect(client, args.host, args.port)
     port = serial.serial_for_url(args.device, baudrate=args.baudrate, timeout=None)
+    table = args.table or "bare"
+    topic, end = f"bench/{table}/event/card", f"bench/{table}/event/end"
+    journal = _durable(args.journal) if args.journal else None
     _notify_ready()
     print("ready", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -122,14 +122,31 @@ def run_bare_reader(args: argparse.Namespace) -> int:
         data = port.read(max(1, port.in_waiting))
         for frame in decoder.feed(data):
             if frame.type == "E":   # the writer's last frame: everything before it was published
-                client.publish(BARE_END_TOPIC, b'{"table":"bare","kind":"end"}', qos=1)
+                client.publish(end, json.dumps({"table": table, "kind": "end"}).encode(), qos=1)
             if frame.type != "C":
                 continue
             n += 1
-            env = {"seq": n, "ts": time.time(), "table": "bare", "round": None, "kind": "card",
+            env = {"seq": n, "ts": time.time(), "table": table, "round": None, "kind": "card",
                    "data": {"hand": "player", "position": 1, "face": "up", "card": frame.payload.decode("ascii"),
                             "value": 0}}
-            client.publish(BARE_TOPIC, json.dumps(env, separators=(",", ":")).encode(), qos=1)
+            body = json.dumps(env, separators=(",", ":")).encode()
+            if journal is not None:   # the durability the controller promises: committed before it goes out
+                journal.execute("INSERT INTO events (seq, envelope) VALUES (?, ?)", (n, body))
+            client.publish(topic, body, qos=1)
+
+
+def _durable(path: str) -> Any:
+    """The durable baseline's journal: SQLite in WAL mode with ``synchronous = FULL``, a commit per
+    frame (autocommit), as the controller's journal commits each item's events before publishing
+    (controller/table/journal.py, "Durability") -- the cost of the promise, without the controller."""
+    import sqlite3
+
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, envelope BLOB NOT NULL)")
+    db.execute("DELETE FROM events")
+    return db
 
 
 def _notify_ready() -> None:
@@ -192,4 +209,6 @@ def add_worker_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", action="append")
     p.add_argument("--out")
     p.add_argument("--device")
+    p.add_argument("--table", help="bare-reader: its events' table and topic (bench/<table>/event/...)")
+    p.add_argument("--journal", help="bare-reader: commit each event to this SQLite file before publishing")
     p.add_argument("--baudrate", type=int, default=115200)

@@ -158,7 +158,7 @@ def test_watch_logs_in_as_pit_view_and_a_wrong_password_is_named(pit: Pit, tmp_p
         table = pit.connect("bac-01")
         event = {"seq": 7, "ts": 0.0, "table": "bac-01", "round": 2, "kind": "table", "data": {"status": "open"}}
         table.publish("casino/bac-01/event/table", json.dumps(event), qos=1).wait_for_publish(WAIT)
-        assert watch.stdout.readline().strip() == "[bac-01 #7] table: status=open"
+        assert watch.stdout.readline().strip() == "[bac-01 #7] table open"
     finally:
         watch.terminate()
         watch.wait(15)

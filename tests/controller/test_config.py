@@ -50,6 +50,24 @@ def test_example_config_loads() -> None:
     assert config.dealer.remote_buttons is False
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "config").glob("*.toml")), ids=lambda p: p.name)
+def test_every_example_config_loads(path: Path) -> None:
+    """Each file in config/ is what a table would run: checked as `tablectl run` checks it, and its
+    devices are exactly the roles its game needs with those options."""
+    config = load_config(path)
+    entry = registry.get(config.table.game)
+    assert set(config.devices) == set(entry.roles_with(config.options))
+    if not path.stem.endswith("-sim"):   # a production example: real hardware, and the pit opens it
+        assert config.gpio is not None and config.gpio.pin_factory == "default"
+        assert config.table.autostart is False
+        assert all(not (dev.url or "").startswith("/tmp") for dev in config.devices.values())
+
+
+def test_every_game_has_a_production_example() -> None:
+    games = {load_config(path).table.game for path in (ROOT / "config").glob("*.toml") if not path.stem.endswith("-sim")}
+    assert games == set(registry.PACKAGES), f"without an example: {sorted(set(registry.PACKAGES) - games)}"
+
+
 def test_defaults_of_a_minimal_config() -> None:
     config = parse_config(MINIMAL)
     assert (config.table.seats, config.table.autostart) == (8, False)

@@ -73,8 +73,9 @@ def test_a_round_prints_with_the_face_down_card_unknown_until_revealed():
     ], start=1):
         lines += view.feed(env(i, kind, data))
     assert lines[0] == "[t1 #1] round 1: player-dealer seat 3 (last of the shoe)"
-    assert "P 2H 5C = 7  |  B KD 6S = 6  ->  PLAYER" in lines[1]
-    assert lines[2] == "[t1 #8] ALARM fault unexpected_card: 9H drawn [void]"
+    assert lines[1].startswith("[t1 #1]     (player-dealer: a seated player who banks the round in turn")  # told once
+    assert lines[2] == "[t1 #7]   Player 2H 5C = 7   Banker KD 6S = 6   ->  Player wins"
+    assert lines[3] == "[t1 #8] ALARM fault unexpected_card: 9H drawn [void]"
     assert view.feed(env(8, "alarm", {})) == []  # a duplicate prints nothing
     assert view.results == 1
 
@@ -89,7 +90,7 @@ def test_a_result_reads_as_its_game_learnt_from_the_birth():
         "{'wager': 'two_pairs', 'outcome': 'win', 'pays': '3 to 1', 'why': ''}, "
         "{'wager': 'no_pair', 'outcome': 'lose', 'pays': None, 'why': ''}]"]
     view.status_line("casino/t1/status", {"online": True, "birth": 1, "game": "joker_seven"})
-    assert view.feed(env(2, "result", joker_seven)) == ["[t1 #2]   AS AC 3S 3C 5H 6D JK  ->  two_pairs 3 to 1"]
+    assert view.feed(env(2, "result", joker_seven)) == ["[t1 #2]   AS AC 3S 3C 5H 6D JK  ->  two pairs pays 3 to 1"]
     view.status_line("casino/t1/status", {"online": True, "birth": 2, "game": "baccarat"})
     assert view.feed(env(3, "result", joker_seven))[0].startswith("[t1 #3]   result: cards=")  # unreadable: as is
 
@@ -109,3 +110,63 @@ def test_a_ruling_on_a_seats_hand_prints_as_the_seat_its_status_and_why():
     line = view.feed(env(1, "hand_status", {"seat": 4, "status": "dead", "cards": 12,
                                             "reason": "12 cards before touching the deck", "rule": "r", "action": "a"}))
     assert line == ["[t1 #1]   seat 4 dead: 12 cards before touching the deck"]
+
+
+def test_device_status_is_said_once_and_again_only_when_it_changes():
+    """Issue 24: every device said three times (opened, identified, again after opening). What the
+    devices report before anything else of the table is one line; later, only a change."""
+    view = PitView(game="baccarat")
+    out: list[str] = []
+    for i, (kind, data) in enumerate([
+        ("device", {"device": "shoe", "status": "online", "code": None, "detail": ""}),
+        ("device", {"device": "shuffler", "status": "online", "code": None, "detail": ""}),
+        ("device", {"device": "shoe", "status": "online", "code": None, "detail": "SIMSHOE 1.0"}),
+        ("table", {"status": "open"}),
+        ("device", {"device": "shuffler", "status": "online", "code": None, "detail": "SIMSHUF 1.0"}),
+        ("device", {"device": "shoe", "status": "offline", "code": "timeout", "detail": "no heartbeat for 3 s"}),
+        ("device", {"device": "shoe", "status": "offline", "code": "timeout", "detail": "still nothing"}),
+        ("device", {"device": "shoe", "status": "online", "code": None, "detail": "SIMSHOE 1.0"}),
+    ], start=1):
+        out += view.feed(env(i, kind, data))
+    assert out == ["[t1 #4] devices: shoe online, shuffler online", "[t1 #4] table open",
+                   "[t1 #6] device shoe OFFLINE (timeout): no heartbeat for 3 s", "[t1 #8] device shoe online"]
+
+
+def test_the_tables_own_events_read_as_words():
+    view = PitView(game="baccarat")
+    said = [line.split("] ", 1)[1] for i, (kind, data) in enumerate([
+        ("deck_check", {"ok": True, "expected": 416, "counted": 416, "missing": [], "extra": [], "unreadable": 0}),
+        ("deck_check", {"ok": False, "expected": 52, "counted": 51, "missing": ["AS"], "extra": [], "unreadable": 1}),
+        ("shuffle", {"ok": False, "count": 51, "expected": 52}),
+        ("shoe", {"event": "cut_card", "last_round": True, "remaining": 14}),
+        ("void", {"round": 4, "reason": "shoe offline", "by": "pit:alice", "cards_burned": 1}),
+        ("player_dealer", {"seat": 3, "consecutive": 2, "change": "kept"}),
+        ("player_dealer", {"seat": 4, "consecutive": 0, "change": "offered"}),
+    ], start=1) for line in view.feed(env(i, kind, data))]
+    assert said == ["deck check: 416 of 416 cards",
+                    "DECK CHECK FAILED: 51 of 52 cards counted (missing AS; 1 unreadable)",
+                    "SHUFFLE COUNT WRONG: 51 cards, 52 expected",
+                    "the cut card is out, 14 cards left: the next round is the last of the shoe",
+                    "round 4 VOIDED by pit:alice: shoe offline; 1 card(s) burned with it",
+                    "player-dealer position offered to seat 4",
+                    "    (player-dealer: a seated player who banks the round in turn, offered the position round the "
+                    "table, never more than two rounds running; the house dealer deals and banks no wager (rule 21))"]
+
+
+def test_a_poker_room_hand_reads_with_money_as_money_and_seats_as_seats():
+    view = PitView(game="holdem")
+    start = {"seat": 1, "dead_button": False, "small_blind": 2, "big_blind": 3, "players": [1, 2, 3, 5],
+             "variant": "omaha", "collection": {"players": 4, "fee": 300, "jackpot": 100, "basis": "pot"}}
+    assert view.feed(env(1, "action_button", start)) == [
+        "[t1 #1]   Omaha, button seat 1, small blind seat 2, big blind seat 3: 4 players (seats 1-3 and 5); "
+        "fee $3.00, jackpot drop $1.00"]
+    end = {"button": 1, "small_blind": 2, "big_blind": 3, "players": [1, 2, 3, 5], "collection": start["collection"],
+           "showdown": {"board": ["AS", "KD", "7C", "7H", "2S"], "high": [3], "low": []}}
+    assert view.feed(env(2, "result", end)) == [
+        "[t1 #2]   hand over: showdown: board AS KD 7C 7H 2S, high hand seat 3"]
+    assert view.feed(env(3, "result", {**end, "showdown": None})) == ["[t1 #3]   hand over: no showdown entered"]
+
+
+def test_a_result_the_games_words_cannot_read_is_shown_as_it_is():
+    view = PitView(game="three_card_poker")
+    assert view.feed(env(1, "result", {"dealer": "?"})) == ["[t1 #1]   result: dealer=?"]

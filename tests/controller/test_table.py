@@ -475,9 +475,11 @@ def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     deal(h, "2H 3D 4S 5C 6H 7D 8S 9C")  # each a few events: the pages run out
     assert h.table.done.wait(WAIT)
-    assert isinstance(h.table.error, sqlite3.OperationalError) and "full" in str(h.table.error)
+    from controller.table.journal_check import DiskFull
+
+    assert isinstance(h.table.error, DiskFull) and "the disk is full" in str(h.table.error)   # one line (issue 27)
     status = h.pit.wait_for(lambda m: m.topic == f"{TOPIC}/status" and not m.json()["online"]).json()
-    assert status["reason"] == "the table stopped: OperationalError: database or disk is full"
+    assert status["reason"].startswith(f"the table stopped: DiskFull: {h.journal_path}: the disk is full")
     validate("status", status)
     with sqlite3.connect(h.journal_path) as check:
         seqs = [s for (s,) in check.execute("SELECT seq FROM events ORDER BY seq")]
@@ -698,7 +700,7 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     """Eight requests of 10,000 once made the table republish 80,000 events: all waiting replays
     together may hold at most REPLAY_BUDGET events, and at most REPLAY_WINDOW are in paho's hands.
     The broker is frozen so that the first replay is still going out when the second comes."""
-    from controller.table import loop as table_module
+    from controller.table import outbox as table_module
     from controller.table.inbox import Command
 
     monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
@@ -729,6 +731,48 @@ def test_replays_are_budgeted_so_they_cannot_swamp_the_live_table(make_table, br
     assert replies["second"]["error"].endswith("and at most 20 may wait at once; ask again when they have gone out")
 
 
+def test_replay_requesters_take_turns_and_a_reply_goes_before_its_events(make_table, broker, monkeypatch) -> None:
+    """Issue 27: a client asking for 10,000 old seqs every 0.2 s kept the pit's gaps open, its
+    replies stuck behind the flood. Each requester has its own queue and budget, they take turns,
+    and the reply to a request goes out before the events it replays."""
+    from controller.table import outbox as table_module
+    from controller.table.inbox import Command
+
+    monkeypatch.setattr(table_module, "REPLAY_BUDGET", 20)
+    monkeypatch.setattr(table_module, "REPLAY_WINDOW", 3)
+    h = make_table()
+    load_shoe(h)
+    while h.journaled() < 25:   # events of its own to replay: refused commands
+        h.command("open", {"id": f"o{h.journaled()}"})
+    mark = len(h.pit.seen)
+    broker.pause()
+    try:
+        for rid, requester, span in (("f1", "flood", (1, 15)), ("f2", "flood", (1, 15)), ("p1", "pit-archive-1",
+                                                                                        (16, 20))):
+            h.put(Command("replay", json.dumps({"id": rid, "from": span[0], "to": span[1],
+                                                "requester": requester}).encode(), f"{TOPIC}/cmd/replay/reply"))
+        deadline = time.monotonic() + WAIT
+        while h.journaled() < 28 and time.monotonic() < deadline:   # the three command events
+            time.sleep(0.01)
+    finally:
+        broker.resume()
+    replies = {}
+    while len(replies) < 3:
+        reply = h.pit.wait_for(lambda m: m.topic.endswith("/cmd/replay/reply") and m.json()["id"] not in replies)
+        replies[reply.json()["id"]] = reply
+    assert replies["f1"].json()["ok"] and not replies["f2"].json()["ok"]   # the flood's own budget is spent
+    assert replies["p1"].json()["ok"] is True                              # the pit's is its own
+    def replayed() -> dict[int, int]:   # every seq up to 20 came before the mark: a copy after it is a replay
+        return {m.json()["seq"]: i for i, m in enumerate(h.pit.seen[mark:])
+                if "/event/" in m.topic and m.json()["seq"] <= 20}
+    while len(replayed()) < 20:
+        h.pit.get()
+    replayed = replayed()
+    assert max(replayed[s] for s in range(16, 21)) < replayed[15], "the pit's replay waited for the whole flood"
+    p1 = h.pit.seen[mark:].index(replies["p1"])
+    assert p1 < min(replayed[s] for s in range(16, 21)), "the reply came after the events it answers"
+
+
 def test_a_second_controller_on_the_same_journal_stops_before_touching_it(tmp_path: Path) -> None:
     """Two `tablectl run` with one config voided the live round and one died on a UNIQUE constraint:
     the second now stops at once, naming the process that holds the table."""
@@ -754,7 +798,7 @@ def test_a_broker_that_stops_acknowledging_leaves_events_in_the_journal_in_order
     """paho numbers publishes with 16-bit ids: a broker that stalls long enough would exhaust them
     and publishes would be lost track of. Past LIVE_WINDOW unacknowledged, new events wait in the
     journal and drain in seq order when PUBACKs return; only the newest state is held."""
-    from controller.table import loop as table_module
+    from controller.table import outbox as table_module
 
     monkeypatch.setattr(table_module, "LIVE_WINDOW", 5)
     monkeypatch.setattr(table_module, "DRAIN_WINDOW", 5)

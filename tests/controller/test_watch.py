@@ -173,5 +173,5 @@ def test_a_state_far_behind_what_was_tracked_starts_the_table_afresh(
     assert lines.wait(r"afresh") == (f"[t1] seq tracking starts afresh: seqs up to {MAX_AHEAD + 100} were "
                                      f"tracked, but the table's state says its last is 5")
     table.publish("casino/t1/event/table", event(6))
-    lines.wait(r"^\[t1 #6\] table: status=open$")
+    lines.wait(r"^\[t1 #6\] table open$")
     assert watch.view.seqs.duplicates == 0 and watch.bad == 0

@@ -1,12 +1,20 @@
 """The dice cup's pyusb driver against the simulator's pyusb backend: pyusb's real usb.core
 (find, descriptors, string descriptors, interrupt reads, control transfers, clear halt) runs
-unchanged; only the bus under it is simulated. Enumeration, reports, every fault, replug."""
+unchanged; only the bus under it is simulated. Enumeration, reports, every fault, replug.
+
+Every test runs twice: on the bus registered in this process (``hwsim://``), and on the same bus
+served on a Unix socket (hw_sim.usb_socket) and reached through drivers.usb_socket's backend
+(``unix:/PATH``), as ``tablectl run`` reaches ``tablectl sim``'s cup from another process."""
 
 from __future__ import annotations
 
 import itertools
 import queue
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 import usb.core
@@ -24,26 +32,40 @@ from drivers.events import (
     DiceRead,
 )
 from drivers.kinds import open_driver
+from drivers.usb_socket import UnixSocketBackend
 from hw_sim.dice_cup import PRODUCT_ID, VENDOR_ID, SimDiceCup, loaded_weights
 from hw_sim.usb_backend import SimUsbBus
+from hw_sim.usb_socket import UsbSocketServer
 
 _buses = itertools.count(1)
 WAIT = 5.0
 
 
 class Rig:
-    """A bus with cups, and drivers reading them into one inbox."""
+    """A bus with cups, and drivers reading them into one inbox; ``transport`` ``unix`` serves the
+    bus on a Unix socket and the drivers reach it through ``unix:/PATH``."""
 
-    def __init__(self) -> None:
+    def __init__(self, transport: str = "hwsim") -> None:
         self.bus = SimUsbBus(f"drv-{next(_buses)}").register()
         self.inbox: queue.Queue = queue.Queue()
         self.drivers: list[DiceCupDriver] = []
+        self.server: UsbSocketServer | None = None
+        self.url = self.bus.url
+        self.tmp: str | None = None
+        if transport == "unix":
+            self.tmp = tempfile.mkdtemp(prefix="tc-usb-", dir="/tmp")   # a socket's path holds 107 bytes
+            self.server = UsbSocketServer(self.bus, str(Path(self.tmp) / "cup.sock")).start()
+            self.url = self.server.url
+
+    def other_program(self) -> Any:
+        """The backend another program finds the cup through (its own connection, for a socket)."""
+        return self.bus if self.server is None else UnixSocketBackend(self.server.path)
 
     def cup(self, **kw) -> SimDiceCup:
         return self.bus.attach(SimDiceCup(**kw))
 
     def driver(self, **kw) -> DiceCupDriver:
-        settings = {"vendor_id": VENDOR_ID, "product_id": PRODUCT_ID, "backend": self.bus.url,
+        settings = {"vendor_id": VENDOR_ID, "product_id": PRODUCT_ID, "backend": self.url,
                     "read_timeout": 0.05, **kw}
         driver = DiceCupDriver("cup", self.inbox, **settings)
         self.drivers.append(driver)
@@ -64,12 +86,16 @@ class Rig:
     def close(self) -> None:
         for d in self.drivers:
             d.stop()
+        if self.server is not None:
+            self.server.stop()
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
         self.bus.unregister()
 
 
-@pytest.fixture
-def rig() -> Iterator[Rig]:
-    r = Rig()
+@pytest.fixture(params=["hwsim", "unix"])
+def rig(request) -> Iterator[Rig]:
+    r = Rig(request.param)
     yield r
     r.close()
 
@@ -329,7 +355,7 @@ def test_unplug_and_replug(rig: Rig) -> None:
 
 def test_another_program_holding_the_interface(rig: Rig) -> None:
     rig.cup()
-    other = usb.core.find(idVendor=VENDOR_ID, idProduct=PRODUCT_ID, backend=rig.bus)
+    other = usb.core.find(idVendor=VENDOR_ID, idProduct=PRODUCT_ID, backend=rig.other_program())
     usb.util.claim_interface(other, 0)
     rig.driver(reconnect_max=0.1)
     assert rig.next() == DeviceOffline("cup", "cannot claim the cup: another program holds its interface")
@@ -355,7 +381,7 @@ def test_stop_releases_the_cup(rig: Rig) -> None:
     driver.stop()
     assert not driver.alive and driver._thread is not None and not driver._thread.is_alive()
     assert cup.claimed_by is None
-    again = usb.core.find(idVendor=VENDOR_ID, idProduct=PRODUCT_ID, backend=rig.bus)
+    again = usb.core.find(idVendor=VENDOR_ID, idProduct=PRODUCT_ID, backend=rig.other_program())
     usb.util.claim_interface(again, 0)     # another program may claim it now
     usb.util.dispose_resources(again)
 
@@ -363,7 +389,7 @@ def test_stop_releases_the_cup(rig: Rig) -> None:
 def test_the_kind_opens_the_driver_from_config_settings(rig: Rig) -> None:
     cup = rig.cup(dice=2)
     driver = open_driver("cup", "dice_cup", {"vendor_id": VENDOR_ID, "product_id": PRODUCT_ID, "dice": 2,
-                                             "backend": rig.bus.url, "read_timeout": 0.05, "baudrate": 115200,
+                                             "backend": rig.url, "read_timeout": 0.05, "baudrate": 115200,
                                              "heartbeat_timeout": 3.0}, rig.inbox)
     assert isinstance(driver, DiceCupDriver) and driver.dice == 2
     rig.drivers.append(driver)

@@ -283,6 +283,37 @@ def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(
     assert picture.detail("bac-gone") is None and feed.rejected() == 0 and picture.errors == 0
 
 
+def test_a_page_whose_board_restarted_is_redrawn_and_says_why(broker, pit, browser) -> None:
+    """The board's process went away and a new one answers on the same port: the page's stream
+    reconnects by itself, and its fresh snapshot says why the page was drawn again (issue 26: a
+    browser dropped or redrawn is told why)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    picture, server, feed = pit
+    send = publisher(broker)
+    try:
+        send("casino/bac-again/status", Table(id="bac-again").status(), True)
+        stamped(browser, server.url + "/")
+        seen(browser, "tile:bac-again")
+        connection = "return document.getElementById('connection').textContent"
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script(connection) == "Live")
+        port = server.port
+        server.stop()
+        again = serve(Picture(), "127.0.0.1", port)   # another process's board: it has heard of no table yet
+        try:
+            WebDriverWait(browser, 30).until(
+                lambda d: d.execute_script(connection) == "Live: redrawn, the pit board restarted",
+                "the page never said why it was redrawn")
+            assert browser.execute_script("return document.querySelector('main').textContent") == \
+                "No table has been heard from yet."
+        finally:
+            again.stop()
+    finally:
+        send.client.loop_stop()   # type: ignore[attr-defined]
+        send.client.disconnect()  # type: ignore[attr-defined]
+    assert feed.rejected() == 0 and picture.errors == 0
+
+
 def test_the_pictures_here_are_the_hand_worked_ones() -> None:
     """ROADS above is the shoe of the roads' own tests, drawn the same way by the module."""
     from games.baccarat.roads import Outcome, roads

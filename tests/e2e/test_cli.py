@@ -52,9 +52,9 @@ def test_demo_prints_broker_first_deals_n_rounds_and_exits_0(broker_kind):
     finally:
         sub.close()
     assert proc.returncode == 0, err
-    results = [line for line in out.splitlines() if re.search(r"->\s+(PLAYER|BANKER|TIE)", line)]
-    assert len(results) >= 40
-    assert re.search(r"^4[0-9] rounds in .* 0 missing, 0 duplicates$", out.splitlines()[-1])
+    results = [line for line in out.splitlines() if re.search(r"->\s+(Player wins|Banker wins|a tie)", line)]
+    assert len(results) == 40   # the rounds asked for, and not one of the next
+    assert re.search(r"^40 rounds in .* 0 missing, 0 duplicates$", out.splitlines()[-1])
     assert sub.get(5).json()["kind"] == "result"
 
 
@@ -63,6 +63,17 @@ def test_demo_rejects_bad_arguments():
     assert proc.returncode == 2 and "must be at least 1, not 0" in proc.stderr
     proc = subprocess.run([*TABLECTL, "demo", "--game", "poker"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "invalid choice: 'poker'" in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["sim", "demo"])
+def test_a_bad_pace_exits_2_naming_it(command):
+    config = ["--config", str(SIM_CONFIG_DIR / "baccarat-sim.toml")] if command == "sim" else []
+    proc = subprocess.run([*TABLECTL, command, *config, "--pace", "slow"], capture_output=True, text=True,
+                          timeout=30)
+    assert proc.returncode == 2
+    assert "argument --pace: pace 'slow': human, fast or a number of seconds (e.g. 2 or 0.5)" in proc.stderr
+    proc = subprocess.run([*TABLECTL, command, *config, "--pace", "-3"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "pace '-3': a number of seconds must be 0 or more" in proc.stderr
 
 
 def test_bad_config_exits_2_naming_the_key(tmp_path):
@@ -106,7 +117,7 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
     opens them as it would real hardware; `tablectl watch` shows the pit's view."""
     config = sim_config_file(tmp_path, broker.port)
     results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
-    sim = _start(["sim", "--config", str(config), "--seed", "9"])
+    sim = _start(["sim", "--config", str(config), "--seed", "9", "--pace", "fast"])
     run = watch = late = None
     try:
         _lines_until(sim, r"tablectl sim: shoe at")
@@ -115,7 +126,7 @@ def test_sim_run_and_watch_as_separate_processes(tmp_path, broker):
         _lines_until(watch, r"watching casino/\+")
         run = _start(["run", "--config", str(config)])
         _lines_until(run, r"table bac-sim-01 ready")
-        seen = _lines_until(watch, r"->  (PLAYER|BANKER|TIE)", timeout=60)
+        seen = _lines_until(watch, r"->  (Player wins|Banker wins|a tie)", timeout=60)
         assert any("round 1" in line for line in seen)
         for _ in range(5):
             assert results.get(30).json()["kind"] == "result"

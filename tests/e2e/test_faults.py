@@ -338,7 +338,7 @@ def test_tablectl_sim_injects_faults_by_name(broker, tmp_path):
     config = tmp_path / "table.toml"
     config.write_text(text)
     alarms = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/+")
-    sim = _cli("sim", "--config", str(config), "--fault", "jam@shuffle", "--fault", "misread@card:3")
+    sim = _cli("sim", "--config", str(config), "--pace", "fast", "--fault", "jam@shuffle", "--fault", "misread@card:3")
     run = None
     try:
         assert sim.stdout.readline().startswith("tablectl sim: shoe at")

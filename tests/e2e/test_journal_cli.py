@@ -102,6 +102,13 @@ def _birth_not_json(tmp_path: Path) -> Path:
     return path
 
 
+def _birth_past_the_pit(tmp_path: Path) -> Path:
+    path = tmp_path / "journal.db"
+    journal_with(path)
+    sql(path, "INSERT OR REPLACE INTO meta VALUES ('birth', '100000000000000000000000');")
+    return path
+
+
 def _seq_at_the_end(tmp_path: Path) -> Path:
     path = tmp_path / "journal.db"
     journal_with(path, n=1)
@@ -121,6 +128,8 @@ FAULTS: dict[str, tuple[Callable[[Path], Path], str, bool]] = {
                                                   r"id, title, not delivered", False),
     "birth not JSON": (_birth_not_json, r"its meta value 'birth' is not JSON \(Expecting value: line 1 column 1 "
                                         r"\(char 0\)\): the table cannot start without it", True),
+    "birth of 10**23": (_birth_past_the_pit, rf"its meta value 'birth' is beyond {SEQ_MAX - 1}, more births than "
+                                             r"any table has", True),   # issue 27: the pit refused every status
     "seq at 2\\*\\*63": (_seq_at_the_end, rf"its next seq is {SEQ_MAX - 1}, within 1,000,000,000 of SQLite's "
                                           r"largest integer", True),
 }
@@ -427,3 +436,58 @@ def test_prune_keeps_recent_events_whose_ts_jumped_back(tmp_path: Path) -> None:
     with sqlite3.connect(journal) as db:
         assert [s for (s,) in db.execute("SELECT seq FROM events ORDER BY seq")] == [1, 2, 3, 4, 5, 6, 7]
     db.close()
+
+
+def test_a_disk_that_fills_while_the_table_runs_is_one_line_and_exit_1(tmp_path: Path, read_only_mount: Path,
+                                                                       broker) -> None:
+    """Issue 27: a full disk printed three tracebacks (one an uncaught RuntimeError) and exited 1.
+    One line naming the disk and what to do; exit 1, which systemd restarts once space is freed."""
+    import paho.mqtt.client as mqtt
+
+    journal = read_only_mount / "journal.db"
+    journal_with(journal, n=2, delivered=2)
+    run = Running(config_for(tmp_path, journal, broker.port))
+    try:
+        with open(read_only_mount / "filler", "wb") as filler:   # every byte the tmpfs has left
+            try:
+                while True:
+                    filler.write(b"\0" * 65536)
+                    filler.flush()
+            except OSError:
+                pass
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        client.connect(broker.host, broker.port)
+        client.loop_start()
+        for n in range(200):   # each refused command is an event to journal: the disk is full
+            client.publish(f"{BASE}/cmd/open", f'{{"id": "x{n}", "bad": 1}}', qos=1)
+            if run.proc.poll() is not None:
+                break
+        client.loop_stop()
+        code = run.exit_code(within=60)
+    finally:
+        run.stop()
+    text = "".join(run.lines)
+    assert code == 1, text
+    assert "Traceback" not in text and "RuntimeError" not in text, text
+    said = [line for line in run.lines if line.startswith("tablectl: ")]
+    assert said[-1].startswith(f"tablectl: {journal}: the disk is full"), text
+
+
+def test_a_row_of_another_table_is_quarantined_not_published(tmp_path: Path, broker) -> None:
+    """Issue 27: a journal row with valid JSON but another table's name was published as it was;
+    the pit refused it and asked for that seq for ever. It is a damaged row: an alarm, and a gap."""
+    journal = tmp_path / "journal.db"
+    journal_with(journal, n=4)
+    sql(journal, "UPDATE events SET envelope = json_set(envelope, '$.table', 'bac-sim-99') WHERE seq = 2;")
+    pit = Subscriber(broker.host, broker.port, f"{BASE}/event/#")
+    run = Running(config_for(tmp_path, journal, broker.port))
+    try:
+        found = pit.wait_for(alarm("journal_row_damaged")).json()
+        assert found["data"]["message"].startswith("event seq 2 cannot be read from the journal")
+        assert "another table" in found["data"]["message"]
+        for seq in (1, 3, 4):
+            pit.wait_for(lambda m, s=seq: m.json()["seq"] == s)
+    finally:
+        assert run.stop() == 0
+        pit.close()
+    assert all(m.json().get("table") == TABLE for m in pit.drain())

@@ -178,4 +178,4 @@ def test_demo_deals_ten_rounds_and_exits_0() -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert lines[-1].startswith("10 rounds in ") and lines[-1].endswith("0 missing, 0 duplicates")
-    assert sum(" PD seat " in line and " dice " in line for line in lines) == 10
+    assert sum(": first tiles to seat " in line and " dice " in line for line in lines) == 10

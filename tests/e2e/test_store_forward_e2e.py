@@ -211,7 +211,7 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
     # shuffle and the first rounds alike), or a delay after READY.
     points = [("events", int(math.exp(rng.uniform(0, math.log(150))))) if rng.random() < 0.6
               else ("delay", round(rng.uniform(0, 1.5), 2)) for _ in range(KILLS)]
-    sim = _spawn(["sim", "--config", str(config), "--seed", "9"], tmp_path / "sim.log")
+    sim = _spawn(["sim", "--config", str(config), "--seed", "9", "--pace", "fast"], tmp_path / "sim.log")
     run: subprocess.Popen | None = None
     boundaries: list[int] = []
     voided: list[int] = []

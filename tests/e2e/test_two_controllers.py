@@ -29,7 +29,7 @@ def test_a_second_controller_with_another_journal_stops_and_the_first_deals_on(t
     status = Subscriber(broker.host, broker.port, "casino/bac-sim-01/status")
     alarms = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/alarm")
     results = Subscriber(broker.host, broker.port, "casino/bac-sim-01/event/result")
-    sim = _start(["sim", "--config", str(first), "--seed", "5"])
+    sim = _start(["sim", "--config", str(first), "--seed", "5", "--pace", "fast"])
     run_a = _start(["run", "--config", str(first)])
     run_b = None
     try:

@@ -156,7 +156,7 @@ def test_every_table_at_a_glance_with_an_alarm_highlighted(broker, table_factory
 
         frame = watch.wait(settled, 90, "the three tables, bac-sim-01 alarming, the others dealing")
         assert plain(frame[0]).startswith(f"watching casino/+ on {broker.host}:{broker.port}  |  3 tables, "
-                                          f"1 with open alarms  |  ")
+                                          f"1 needs attention  |  ")
         got = rows(frame, ids)
         assert got["bac-sim-01"][1].startswith(ALARM + "!!")                     # loud: white on red
         assert not any(got[table][1].startswith("\x1b") for table in ids[1:])

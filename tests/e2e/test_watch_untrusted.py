@@ -110,7 +110,7 @@ def test_bad_events_are_reported_in_one_line_each_and_the_next_good_one_is_print
     w = watch("--replay")
     table = "casino/t1/event/table"
     requests.publish(table, env(1))
-    w.expect(r"^\[t1 #1\] table: status=open$")
+    w.expect(r"^\[t1 #1\] table open$")
     deep = b'{"seq": 2, "data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     bad: list[tuple[str, bytes | dict, str]] = [
         (table, env("abc"), r'^BAD casino/t1/event/table seq "abc": seq: must be an integer \(got "abc"\)'),
@@ -137,7 +137,7 @@ def test_bad_events_are_reported_in_one_line_each_and_the_next_good_one_is_print
     for topic, payload, _ in bad:
         requests.publish(topic, payload)
     requests.publish(table, env(2))
-    lines = w.expect(r"^\[t1 #2\] table: status=open$")
+    lines = w.expect(r"^\[t1 #2\] table open$")
     assert len(lines) == len(bad) + 1, lines
     for (_, _, pattern), line in zip(bad, lines, strict=False):
         assert re.search(pattern, line), (pattern, line)
@@ -163,17 +163,17 @@ def test_a_seq_jump_past_what_the_table_vouched_for_is_reported_not_asked_for(
     requests.publish("casino/t2/event/table", env(20_000, table="t2"))
     requests.publish("casino/t2/event/table", env(10**20, table="t2"))
     requests.publish("casino/t2/event/table", env(2, table="t2"))
-    lines = w.expect(r"^\[t2 #2\] table: status=open$")
+    lines = w.expect(r"^\[t2 #2\] table open$")
     assert lines == [
-        "[t1 #150] table: status=open",
+        "[t1 #150] table open",
         "BAD casino/t1/event/table seq 1000000000: seq 1000000000 is not believable: table t1 has vouched for "
         "seq 199 at most (its birth 3), and an event is never 10000 past that; not asked for",
-        "[t1 #151] table: status=open",
-        "[t2 #1] table: status=open",
+        "[t1 #151] table open",
+        "[t2 #1] table open",
         "BAD casino/t2/event/table seq 20000: seq 20000 is not believable: table t2 has vouched for "
         "seq 1 at most (its events), and an event is never 10000 past that; not asked for",
         f"BAD casino/t2/event/table seq {10**20}: seq beyond {2**63 - 1}, the largest a controller can give",
-        "[t2 #2] table: status=open",
+        "[t2 #2] table open",
     ], lines
     summary = w.stop()
     assert "0 seqs found missing" in summary and "3 bad messages dropped; 0 replay requests sent" in summary
@@ -189,13 +189,13 @@ def test_a_huge_gap_is_asked_for_in_one_bounded_request(
     requests.publish("casino/t1/event/table", env(1_000_000_000))
     lines = w.expect(r"GAP")
     assert lines[-2:] == [
-        "[t1 #1000000000] table: status=open",
+        "[t1 #1000000000] table open",
         "[t1] GAP: seqs 1-999999999 missing; asking for a replay of 1-10000 only (--replay-max 10000); "
         "the other 999989999 are not asked for"]
     request = requests.wait_for(lambda m: True)
     assert (request.topic, request.json()) == ("casino/t1/cmd/replay", {"id": "watch-1-10000", "from": 1, "to": 10000})
     requests.publish("casino/t1/event/table", env(5))   # a late event fills its place
-    assert w.expect(r"#5\]") == ["[t1 #5] table: status=open"]
+    assert w.expect(r"#5\]") == ["[t1 #5] table open"]
     summary = w.stop()
     assert "1 replay requests sent" in summary, summary
     assert replay_requests(requests) == [("casino/t1/cmd/replay", {"id": "watch-1-10000", "from": 1, "to": 10000})]
@@ -215,7 +215,7 @@ def test_the_table_is_the_topics_never_the_payloads(
     assert lines[-3:] == [
         'BAD casino/tA/event/table seq 5: the payload names table "tB"; an event on table tA\'s topic must be '
         "tA's: dropped, nothing asked of either",
-        "[tA #3] table: status=open",
+        "[tA #3] table open",
         "[tA] GAP: seqs 2-2 missing; asking for a replay"], lines
     request = requests.wait_for(lambda m: True)
     assert (request.topic, request.json()) == ("casino/tA/cmd/replay", {"id": "watch-2-2", "from": 2, "to": 2})
@@ -252,7 +252,7 @@ def test_a_bad_status_and_a_bad_reply_are_reported_too(
     lines = w.expect(r"^\[t1 #1\]")
     assert [line.split(":")[0].split(" seq ")[0] for line in lines] == [
         "BAD casino/t1/status", "BAD casino/t1/status", "BAD casino/t1/cmd/replay/reply", "BAD casino/t1/state",
-        "[t1 #1] table"], lines
+        "[t1 #1] table open"], lines
     assert "birth: must be an integer" in lines[0]
     assert 'the payload names table "t9", the topic table t1' in lines[1]
     assert "command: is required" in lines[2] and "ok: must be true or false" in lines[2]

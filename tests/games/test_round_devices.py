@@ -237,3 +237,49 @@ def test_a_shoe_that_restarted_after_the_void_never_holds_the_table():
     r.m.device_input("shoe", "device_fault", {"code": "cards_lost", "detail": "the shoe restarted"})
     assert r.last("alarm")["code"] == "shoe_cards_lost" and r.last("alarm")["severity"] == "warning"
     assert r.last("prompt")["expect"] == "bets" and r.m.press("deal").accepted
+
+
+def test_a_void_and_a_resume_name_the_pit_user_who_sent_them():
+    """Issue 22: a void sent from the board by a supervisor is recorded as hers (``pit:<user>``),
+    not as the pit's; anything else in ``by`` is refused with what it may be."""
+    import pytest
+
+    from games.round import Refused
+
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    r.m.device_input("shoe", "device_fault", {"code": "misread", "detail": ""})
+    with pytest.raises(Refused, match=r"by: must be one of dealer, pit, controller, or pit:<user>"):
+        r.m.void("misread", "pit:Ann")            # a user name is lower case
+    r.m.void("misread", "pit:ann.lee")
+    assert r.last("void")["by"] == "pit:ann.lee"
+
+
+def test_a_card_between_rounds_asks_for_what_will_work():
+    """Issue 27: a card read in ``ready`` raised unexpected_card saying "void the round", and the
+    void was then refused ("no round in progress"). Its action says the pit resumes to burn it."""
+    import pytest
+
+    from games.round import Refused
+
+    r = Run()
+    r.to_betting()
+    r.m.press("deal")
+    for c in cards("2H 3D 4C 5S"):
+        r.m.card(c)
+    r.m.press("deal")                       # settled; a player-dealer offer may hold the table in ready
+    while r.m.state == "ready":
+        r.m.press("pass")
+    r.m.close()
+    r.m.open()
+    r.m.deck_checked(r.m.spec.all_cards(), 0)
+    r.m.shuffled(r.m.spec.size)
+    assert r.m.state == "load_shoe"
+    r.m.card(cards("9H")[0])
+    alarm = r.last("alarm")
+    assert alarm["action"] == "hold the card for the pit: it resumes to burn it (no round is in progress to void)"
+    with pytest.raises(Refused):
+        r.m.void("extra card", "pit")
+    r.m.resume("pit")
+    assert r.last("resume")["burned"] == ["9H"] and r.m.state == "load_shoe"

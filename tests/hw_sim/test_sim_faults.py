@@ -6,7 +6,16 @@ import threading
 
 import pytest
 
-from hw_sim.faults import FAULTS, FaultScheduler, FaultSpec, FaultSpecError, parse_fault
+from hw_sim.faults import (
+    FAULTS,
+    FaultScheduler,
+    FaultSpec,
+    FaultSpecError,
+    check_faults,
+    check_table_faults,
+    parse_fault,
+)
+from hw_sim.table_config import sim_table_raw
 
 KNOWN = ", ".join(sorted(FAULTS))
 
@@ -45,7 +54,7 @@ def test_good_specs(text, spec):
     ("shuffler.misread@card:3", "misread is a fault of the shoe, not of the shuffler"),
     ("jam@", "WHEN is missing after '@'"),
     ("jam@lunch", "unknown moment 'lunch': WHEN is SECONDSs (e.g. 5s), round:N, or a step deck_check, "
-                  "shuffle, load_shoe, bets, card, dice, settle, fault with an optional :N"),
+                  "shuffle, load_shoe, bets, card, hand, dice, settle, fault with an optional :N"),
     ("misread@card:0", "the count after ':' must be a whole number from 1, not '0'"),
     ("misread@card:x", "the count after ':' must be a whole number from 1, not 'x'"),
     ("misread@card:", "the count after ':' must be a whole number from 1, not ''"),
@@ -151,3 +160,83 @@ def test_timed_faults_and_returns_run_on_the_simulators_clock():
     deadline = threading.Event()
     deadline.wait(0.2)
     assert ("shuffler", "replug", {}) in log
+
+
+# --- a fault that could never fire is refused at start ---------------------------------------------
+
+def _devices(game: str) -> dict[str, str]:
+    return {name: dev["kind"] for name, dev in sim_table_raw(game)["devices"].items()}
+
+
+@pytest.mark.parametrize(("game", "text", "why"), [
+    ("pai_gow_tiles", "unplug@round:3", "fault unplug@round:3: the table has no shoe (its devices: cup), so it can "
+                                        "never happen; cup.unplug@round:3 names the cup"),
+    ("three_card_poker", "misread@card:3", "fault misread@card:3: the table has no shoe (its devices: shuffler), so "
+                                           "it can never happen"),
+    ("baccarat", "die_on_edge@dice", "fault die_on_edge@dice: the table has no cup (its devices: shoe, shuffler), "
+                                     "so it can never happen"),
+    ("pai_gow_tiles", "jam@shuffle", "fault jam@shuffle: the table has no shuffler (its devices: cup), so it can "
+                                     "never happen"),
+    ("holdem", "jam@card:2", "fault jam@card:2: Hold'em (Texas Hold'em, Hold'em Hi/Lo, Pineapple, Crazy Pineapple, "
+                             "Omaha) never prompts the dealer for card, so it can never happen (its steps: "
+                             "deck_check, shuffle, bets, settle, fault)"),
+    ("joker_seven", "garbage@load_shoe", "fault garbage@load_shoe: Joker Seven never prompts the dealer for "
+                                         "load_shoe, so it can never happen (its steps: deck_check, shuffle, bets, "
+                                         "card, settle, fault)"),
+    ("pai_gow_tiles", "cup.unplug@shuffle", "fault cup.unplug@shuffle: Pai Gow Tiles never prompts the dealer for "
+                                            "shuffle, so it can never happen (its steps: bets, dice, settle, fault)"),
+    ("baccarat", "unplug@hand:2", "fault unplug@hand:2: Commission-Free Baccarat never prompts the dealer for hand"),
+    ("three_card_poker", "shuffler.unplug@card", "fault shuffler.unplug@card: Three Card Poker never prompts the "
+                                                 "dealer for card"),
+])
+def test_a_fault_that_could_never_fire_is_refused(game: str, text: str, why: str) -> None:
+    with pytest.raises(FaultSpecError) as caught:
+        check_table_faults([text], game, _devices(game))
+    assert str(caught.value).startswith(why), str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_every_refusal_in_one_line_and_a_device_of_another_kind() -> None:
+    with pytest.raises(FaultSpecError) as caught:
+        check_table_faults(["misread@card:1", "jam@shuffle", "stall@5s"], "three_card_poker", _devices("three_card_poker"))
+    assert str(caught.value) == ("fault misread@card: the table has no shoe (its devices: shuffler), so it can never "
+                                 "happen; fault stall@5s: the table has no cup (its devices: shuffler), so it can "
+                                 "never happen")
+    with pytest.raises(FaultSpecError) as caught:
+        check_faults(["misread@card:1"], {"shoe": "shuffler"})
+    assert str(caught.value) == ("fault misread@card: the shoe is a shuffler, which has no misread fault "
+                                 "(a fault of a card_shoe)")
+
+
+@pytest.mark.parametrize(("game", "text"), [
+    ("three_card_poker", "shuffler.unplug@round:15+300s"),   # issue 21: it was accepted and never fired
+    ("three_card_poker", "shuffler.unplug@hand:2"),
+    ("pai_gow_tiles", "cup.unplug@round:2"),
+    ("holdem", "shuffler.garbage@round:2"),
+    ("baccarat", "unplug@load_shoe"),
+    ("hot_action", "cup.stall@dice:3"),
+    ("double_hand", "shuffler.count_wrong@round:2"),
+])
+def test_faults_a_table_can_have_are_accepted(game: str, text: str) -> None:
+    assert check_table_faults([text], game, _devices(game)) == [parse_fault(text)]
+
+
+@pytest.mark.parametrize(("first", "rest"), [
+    ("hand", ["hand", "hand", "settle"]),          # Three Card Poker from a hand-forming shuffler
+    ("press", ["press", "decision", "settle"]),    # the poker room: the dealer presses at each step
+    ("dice", ["settle"]),                          # Pai Gow Tiles
+])
+def test_a_round_is_counted_at_its_first_dealing_prompt_whatever_deals_it(first: str, rest: list[str]) -> None:
+    sched, log = _scheduler("shuffler.unplug@round:3+300s")
+    prompts = [(e, r) for r in (1, 2, 3) for e in ["bets", first, *rest]]
+    fired = _play(sched, log, prompts)
+    assert fired == [(2 * (2 + len(rest)) + 1, ("shuffler", "unplug", {}))]
+    sched.stop()
+
+
+def test_a_fault_of_a_device_the_rig_lacks_costs_the_dealer_nothing(caplog) -> None:
+    """Refused at start; and should one slip through, firing it logs, never raises into the dealer's hook."""
+    sched = FaultScheduler(["unplug@round:1"], {})
+    sched.before_prompt("card", 1)
+    assert "injecting unplug@round:1 failed" in caplog.text
+    sched.stop()

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -23,10 +26,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.pit.archive import NOTIFY_CHANNEL
 from controller.pit.service import Tuning
+from controller.shared.schemas import problems, validator
 
 FAST = Tuning(grace=0.3, status_interval=0.1, reply_timeout=3.0, replay_timeout=3.0, retry_delays=(0.3, 0.6, 1.0),
-              db_retry_delays=(0.2, 0.5), unknown_hold=1.0, session_expiry=600)
+              db_retry_delays=(0.2, 0.5), vouch_wait=1.0, session_expiry=600, claim=3.0)
 """Timings for tests: a gap is asked for 0.3 s after it shows, a silent table asked again within a second."""
+
+TABLECTL = [sys.executable, "-m", "controller.cli"]
 
 ARCHIVE_WAIT = 60.0
 """Seconds a test waits for the archive to reach what it expects: generous for a loaded machine."""
@@ -140,6 +146,40 @@ def assert_archive_is_journal(view: ArchiveView, table: str, journal: Path, time
     return top
 
 
+class PitProcess:
+    """`tablectl pit` as a subprocess: stdout lines read on a thread, stderr to a file."""
+
+    def __init__(self, broker, db_url: str, log: Path, *args: str) -> None:
+        self.log = log
+        self.proc = subprocess.Popen(
+            [*TABLECTL, "pit", "--broker", f"{broker.host}:{broker.port}", "--db", db_url, "--grace", "0.3",
+             "--status-interval", "0.2", *args], stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def line(self, timeout: float = 30) -> str:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"tablectl pit printed nothing within {timeout} s; stderr: "
+                                 f"{self.log.read_text()[-2000:]}") from None
+        assert line is not None, f"tablectl pit exited ({self.proc.wait()}); stderr: {self.log.read_text()[-2000:]}"
+        return line
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
 class FakeTable:
     """A stand-in table on the broker: publishes its status, events and state as a test says, and
     answers ``cmd/replay`` from what it published (or refuses, as told)."""
@@ -200,7 +240,10 @@ class FakeTable:
         self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(WAIT)
 
     def _on_command(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        req = json.loads(msg.payload)
+        try:
+            req = json.loads(msg.payload)
+        except ValueError:
+            return  # not a command: a real table refuses it (controller.table.commands), this one ignores it
         with self.cond:
             self.requests.append(req)
             self.cond.notify_all()
@@ -208,8 +251,11 @@ class FakeTable:
             if self.unanswered > 0:
                 self.unanswered -= 1
                 return
-        reply: dict[str, Any] = {"id": req["id"], "command": "replay"}
-        if self.refuse is not None:
+        reply: dict[str, Any] = {"id": req.get("id") if isinstance(req, dict) else None, "command": "replay"}
+        wrong = problems(validator("command#/$defs/replay"), req, quote=False) if isinstance(req, dict) else ["not a table"]
+        if wrong:  # as a real table (controller.table.commands): the service's requests must be ones it takes
+            reply |= {"ok": False, "error": f"bad replay command: {'; '.join(wrong)}"}
+        elif self.refuse is not None:
             reply |= {"ok": False, "error": self.refuse}
         else:
             seqs = [s for s in range(req["from"], req["to"] + 1) if s in held and s not in self.replay_skips]

@@ -362,3 +362,15 @@ def test_a_slow_browser_is_dropped_not_waited_for_and_the_others_go_on() -> None
     pic.unsubscribe(again)
     with pytest.raises(Dropped, match="closed"):
         again.take(0.01)
+
+
+def test_a_change_is_encoded_once_for_a_thousand_browsers_and_they_share_its_bytes() -> None:
+    """The pit service's thread does nothing per browser (issue 26): one event's bytes, which every
+    browser that keeps up is given, the very same object (made once, joined once)."""
+    pic = fed(("bac-01", "status", Table().status()))
+    browsers = [pic.subscribe()[1] for _ in range(1000)]
+    pic("bac-01", "event", Table().event("prompt", {"expect": "bets", "hand": None, "buttons": [], "text": "x"}))
+    sent = [b.read() for b in browsers]
+    assert sent[0].startswith(b"id: ") and b"event: patch\ndata: " in sent[0]
+    assert all(s is sent[0] for s in sent)
+    assert all(b.read() == b"" for b in browsers)

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from pit_support import Table, bac_result
+from pit_support import Stream, Table, bac_result
 
 from controller.pit.board import auth
 from controller.pit.board.auth import Password
@@ -47,52 +47,6 @@ def request(url: str, *, cookie: str | None = None, form: dict | None = None, me
             return resp.status, dict(resp.headers), resp.read()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read()
-
-
-class Stream:
-    """A server-sent event stream read line by line; each :meth:`next` is one event or comment.
-    The socket's timeout is the deadline: a stream that says nothing fails the test."""
-
-    def __init__(self, url: str, cookie: str | None = None, timeout: float = 10.0) -> None:
-        req = urllib.request.Request(url, headers={"Accept": "text/event-stream"})
-        if cookie:
-            req.add_header("Cookie", f"pitboard={cookie}")
-        self.resp = urllib.request.urlopen(req, timeout=timeout)
-        self.headers = self.resp.headers
-
-    def next(self) -> tuple[str, str]:
-        event, data = "message", []
-        while True:
-            line = self.resp.readline()
-            if not line:
-                raise EOFError("the stream ended")
-            text = line.decode("utf-8").rstrip("\n")
-            if not text:
-                if data:
-                    return event, "\n".join(data)
-                continue
-            if text.startswith(":"):
-                return "comment", text[1:].strip()
-            name, _, value = text.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if name == "event":
-                event = value
-            elif name == "data":
-                data.append(value)
-
-    def json(self, kind: str) -> dict:
-        """The next event's data, which must be a ``kind``. Keep-alive comments before it are
-        skipped: with the tests' 0.3 s keep-alive, a test thread stalled that long between its
-        snapshot and its publish (a loaded machine) sees one first, and that is no failure. The
-        keep-alive test itself reads them strictly with :meth:`next`."""
-        event, data = self.next()
-        while event == "comment" and data == "keep-alive":
-            event, data = self.next()
-        assert event == kind, (event, data)
-        return json.loads(data)
-
-    def close(self) -> None:
-        self.resp.close()
 
 
 @pytest.fixture

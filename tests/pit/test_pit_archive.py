@@ -110,6 +110,70 @@ def test_migration_files_must_be_numbered_without_holes(tmp_path: Path):
         migrations(tmp_path)
 
 
+def _released(tmp_path: Path, *names: str) -> Path:
+    """A folder of migrations as an earlier tablectl shipped them: this code's files under the
+    numbers given (``0003_disputes_acks.sql`` is this code's 0004, as main released it)."""
+    shipped = {m.slug: m for m in migrations()}
+    folder = tmp_path / "released"
+    folder.mkdir()
+    for name in names:
+        (folder / name).write_text(shipped[name.partition("_")[2]].sql, encoding="utf-8")
+    return folder
+
+
+def _columns(url: str, table: str) -> set[str]:
+    return {r[0] for r in _rows(url, f"SELECT column_name FROM information_schema.columns WHERE table_name = '{table}'")}
+
+
+def _is_current(url: str) -> None:
+    assert _rows(url, "SELECT version, name FROM schema_version ORDER BY version") == \
+        [(m.version, m.name) for m in migrations()]
+    assert {"replay_by", "replay_until", "archived_to"} <= _columns(url, "tables")
+    assert {"id", "alarm_seq", "by_user"} <= _columns(url, "acknowledgements")
+
+
+@pytest.mark.parametrize("released", [
+    ("0001_archive.sql", "0002_archived_to.sql"),
+    ("0001_archive.sql", "0002_archived_to.sql", "0003_replay_claim.sql"),
+    ("0001_archive.sql", "0002_archived_to.sql", "0003_disputes_acks.sql"),
+], ids=["version 2", "version 3, the claim", "version 3, disputes as main released them"])
+def test_an_archive_of_an_earlier_release_reaches_the_newest_version(pg_url, tmp_path: Path, released):
+    """Both lines of development released a version 3: either comes to version 4 with the claim and
+    the acknowledgements, and the disputes' file is never run twice (it would fail: its table exists)."""
+    old = Archive(pg_url, folder=_released(tmp_path, *released))
+    assert len(old.open()) == len(released)
+    old.close()
+    archive = Archive(pg_url)
+    applied = archive.open()
+    assert archive.version() == len(migrations()) == 4
+    archive.close()
+    assert {m.slug for m in applied} == {m.slug for m in migrations()} - {n.partition("_")[2] for n in released}
+    _is_current(pg_url)
+    again = Archive(pg_url)
+    assert again.open() == [], "a second start applies nothing, renumbers nothing"
+    again.close()
+    _is_current(pg_url)
+
+
+def test_an_archive_with_a_migration_this_code_does_not_know_is_refused(pg_url, tmp_path: Path):
+    (tmp_path / "0001_archive.sql").write_text(migrations()[0].sql, encoding="utf-8")
+    (tmp_path / "0002_elsewhere.sql").write_text("CREATE TABLE elsewhere (x int);", encoding="utf-8")
+    Archive(pg_url, folder=tmp_path).open()
+    other = Archive(pg_url)
+    with pytest.raises(ArchiveError, match=r"has migrations this tablectl does not know \(0002_elsewhere.sql\)"):
+        other.open()
+    other.close()
+    assert _rows(pg_url, "SELECT version, name FROM schema_version ORDER BY version") == \
+        [(1, "0001_archive.sql"), (2, "0002_elsewhere.sql")], "nothing changed"
+
+
+def test_two_migrations_of_one_name_are_refused(tmp_path: Path):
+    (tmp_path / "0001_a.sql").write_text("")
+    (tmp_path / "0002_a.sql").write_text("")
+    with pytest.raises(ArchiveError, match=r"0002_a.sql and 0001_a.sql have one name"):
+        migrations(tmp_path)
+
+
 def test_a_wrong_url_and_an_unreachable_server_are_one_line_each(postgres):
     with pytest.raises(ArchiveError, match=r"^--db: not a PostgreSQL URL") as bad:
         Archive("nonsense").open()

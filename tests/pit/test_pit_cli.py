@@ -5,59 +5,21 @@ each one line and a non-zero exit."""
 from __future__ import annotations
 
 import json
-import queue
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import urllib.request
-from pathlib import Path
 
 import psycopg
 import pytest
-from archive_support import assert_archive_is_journal, caught_up
+from archive_support import TABLECTL, PitProcess, assert_archive_is_journal, caught_up
 from mqtt_support import WAIT, Subscriber
 from sim_table import SimTable
 
 from controller.pit.archive import Archive, migrations
 
-TABLECTL = [sys.executable, "-m", "controller.cli"]
 TABLE = "bac-sim-01"
-
-
-class PitProcess:
-    """`tablectl pit` as a subprocess: stdout lines read on a thread, stderr to a file."""
-
-    def __init__(self, broker, db_url: str, log: Path, *args: str) -> None:
-        self.log = log
-        self.proc = subprocess.Popen(
-            [*TABLECTL, "pit", "--broker", f"{broker.host}:{broker.port}", "--db", db_url, "--grace", "0.3",
-             "--status-interval", "0.2", *args], stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def line(self, timeout: float = 30) -> str:
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"tablectl pit printed nothing within {timeout} s; stderr: "
-                                 f"{self.log.read_text()[-2000:]}") from None
-        assert line is not None, f"tablectl pit exited ({self.proc.wait()}); stderr: {self.log.read_text()[-2000:]}"
-        return line
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
 
 
 def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:

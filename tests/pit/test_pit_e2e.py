@@ -6,6 +6,8 @@ table journaled is archived exactly once, with the journal's envelope, and no ga
 from __future__ import annotations
 
 import json
+import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +22,7 @@ from archive_support import (
     caught_up,
     journal_rows,
 )
-from mqtt_support import RunningBroker
+from mqtt_support import RunningBroker, Subscriber
 from sim_table import SimTable
 
 from controller.table.journal import Journal
@@ -177,3 +179,97 @@ def test_a_pruned_gap_is_recorded_unfillable(broker, pit_factory, sim_tables, ar
     assert all(f"no longer holds seqs before {oldest}" in g[4] for g in unfillable)
     assert archive_view.seqs(TABLE) == [s for s, *_ in rows], "what the table still held, all archived"
     assert service.counters()["gaps_unfillable"] == len(unfillable)
+
+
+class Flooder:
+    """A client that asks the table again and again for the same old seqs, naming no requester (an
+    old client, a script): it keeps the table's queue of unnamed replays full, each of its requests
+    past that refused as busy (issue 27)."""
+
+    def __init__(self, broker: RunningBroker, first: int, last: int) -> None:
+        self.first, self.last = first, last
+        self.sub = Subscriber(broker.host, broker.port, f"casino/{TABLE}/cmd/replay/reply")
+        self.refused: list[float] = []   # when a refusal saying its queue is full came
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        """A few requests unanswered at a time: as fast as the table answers, never a backlog in its
+        inbox (that would hold the pit's request back as well, whatever its requester)."""
+        sent = answered = 0
+        while not self._stop.is_set():
+            while sent - answered < 4:
+                sent += 1
+                self.sub.client.publish(f"casino/{TABLE}/cmd/replay",
+                                        json.dumps({"id": f"flood-{sent}", "from": self.first, "to": self.last}), qos=1)
+            try:
+                reply = self.sub.get(1.0).json()
+            except queue.Empty:
+                answered = sent   # not answered within a second: on with the flood all the same
+                continue
+            if str(reply.get("id")).startswith("flood-"):
+                answered += 1
+                if reply["ok"]:
+                    self.accepted += 1
+                elif re.search(r"still (going|to go) out", reply["error"]):
+                    self.refused.append(time.monotonic())
+
+    def wait_refused(self, after: float, timeout: float = ARCHIVE_WAIT) -> None:
+        """Until a request of the flood made after ``after`` was refused: its queue was full then."""
+        end = time.monotonic() + timeout
+        while not (self.refused and self.refused[-1] > after):
+            assert time.monotonic() < end, f"the flood's queue was not full within {timeout} s ({self.accepted} accepted)"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.sub.drain()   # the replies still queued, into ``sub.seen``
+        self.sub.close()
+
+
+def test_the_table_serves_the_pits_replay_beside_a_flood_of_unnamed_requests(broker, pit_factory, sim_tables,
+                                                                             archive_view):
+    """Issue 27: a client asking again and again for old seqs kept the table's replay queue full, and
+    the pit's request was refused as busy, or waited behind the flood, while the archive stayed
+    short. The table keeps a queue per requester and serves them in turns; the pit names its group
+    as the requester (PitService.requester), so a service back from a while away is answered at
+    once and its gap filled while the flood is still going out, none of its requests refused."""
+    table = sim_tables(broker, seed=71, start_dealer=False).start()
+    away = pit_factory(broker, client_id="pit-away", group="site-a")
+    sender = Subscriber(broker.host, broker.port, f"casino/{TABLE}/cmd/#")
+    try:
+        for n in range(150):   # events to ask for: each command journals one (a refused close too)
+            sender.publish(f"casino/{TABLE}/cmd/close", {"id": f"close-{n}"})
+        table.wait_for(lambda events: any(e["kind"] == "command" and e["data"]["id"] == "close-149" for e in events),
+                       what="the 150 commands journaled")
+        old = max(e["seq"] for e in table.events())
+        archive_view.wait(lambda: archive_view.complete(TABLE, old), f"seqs 1-{old} archived")
+        away.stop()   # the events from now on are the gap of the group that comes next
+
+        flood = Flooder(broker, 1, old)   # seqs the archive holds: the flood fills nothing of the gap
+        try:
+            flood.wait_refused(time.monotonic())
+            gap_to = max(e["seq"] for e in table.events())   # the flood's own commands, journaled with no service
+            started = time.monotonic()
+            service = pit_factory(broker, client_id="pit-back", group="site-b")
+            archive_view.wait(lambda: archive_view.complete(TABLE, gap_to),
+                              f"the gap {old + 1}-{gap_to} filled beside the flood")
+            filled = time.monotonic()
+            flood.wait_refused(filled)   # the flood was still going out when the pit's gap was filled
+        finally:
+            flood.stop()
+        asked = [m.json() for m in sender.drain()
+                 if m.topic.endswith("/cmd/replay") and str(m.json().get("id")).startswith("pit-back")]
+        replies = [m.json() for m in flood.sub.seen if str(m.json().get("id")).startswith("pit-back")]
+    finally:
+        sender.close()
+    assert asked and all(r["requester"] == "site-b" for r in asked), asked
+    assert replies and all(r["ok"] for r in replies), [r for r in replies if not r["ok"]]
+    assert service.counters()["gaps_open"] == 0
+    _stop(table, archive_view)
+    assert_archive_is_journal(archive_view, TABLE, table.cfg.journal.path)
+    print(f"\nthe gap {old + 1}-{gap_to} filled {filled - started:.2f} s after the service started, beside a flood "
+          f"of {flood.accepted} requests accepted and {len(flood.refused)} refused")

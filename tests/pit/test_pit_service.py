@@ -12,7 +12,7 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from archive_support import ARCHIVE_WAIT, FakeTable
+from archive_support import ARCHIVE_WAIT, FAST, FakeTable
 from mqtt_support import WAIT, Subscriber
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -81,6 +81,7 @@ def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_
     requests = fake.wait_requests(1)
     assert requests[0]["from"] == 3 and requests[0]["to"] == 4
     assert requests[0]["id"].startswith(service.client_id)
+    assert all(r["requester"] == "pit-test" for r in requests), "the group's name: the table's share is the group's"
     assert all((r["from"], r["to"]) == (3, 4) for r in requests), requests
     (gap,) = archive_view.gaps(fake.table)
     assert gap[:5] == (fake.table, 3, 4, "filled", None) and gap[5] >= 1 + unanswered, gap
@@ -88,6 +89,17 @@ def test_a_lost_event_is_asked_for_and_its_gap_filled(broker, pit_factory, fake_
     assert service.wait(lambda c: c["gaps_filled"] >= 1 and c["gaps_open"] == 0, ARCHIVE_WAIT), service.counters()
     counts = service.counters()
     assert counts["gaps_opened"] == 1 and counts["gaps_filled"] == 1 and counts["gaps_open"] == 0, counts
+
+
+def test_a_service_without_a_group_names_itself_as_the_requester(broker, pit_factory, fake_table, archive_view):
+    """It hears every event itself: its replays serve it alone (PitService.requester)."""
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker, group=None)
+    for seq in range(1, 4):
+        fake.event(seq, publish=seq != 2)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 3), "the gap 2-2 filled by a replay")
+    assert [r["requester"] for r in fake.wait_requests(1)] == [service.client_id] * len(fake.requests)
 
 
 def test_a_lost_tail_shows_in_the_state_and_is_asked_for(broker, pit_factory, fake_table, archive_view):
@@ -131,6 +143,12 @@ def test_a_pruned_gap_is_recorded_unfillable_with_the_tables_reason(broker, pit_
     assert archive_view.seqs(fake.table) == [4, 5, 6]
     assert service.wait(lambda c: c["gaps_unfillable"] == 1 and c["gaps_open"] == 0, WAIT), service.counters()
     assert archive_view.query("SELECT closed_at IS NOT NULL FROM gaps") == [(True,)]
+    status = Subscriber(broker.host, broker.port, f"casino/_pit/{service.client_id}/status")
+    try:  # the archive lacks them for good, and the service's status says so
+        status.wait_for(lambda m: m.json()["incomplete"] == {fake.table: {
+            "missing": 0, "first": None, "unfillable": 3, "why": "recorded unfillable: the table cannot send them"}})
+    finally:
+        status.close()
 
 
 def test_a_damaged_journal_row_is_unfillable_with_the_tables_alarm(broker, pit_factory, fake_table, archive_view):
@@ -313,9 +331,31 @@ def test_bad_status_state_and_replies_are_counted_not_believed(broker, pit_facto
     assert not archive_view.rejects(), "rejects holds refused events only (every service sees a status)"
 
 
+def test_others_requests_and_garbage_on_cmd_replay_change_nothing(broker, pit_factory, fake_table, archive_view):
+    """A service hears every cmd/replay (its own come back to it, replays.Request): another client's
+    request, one without an id, bytes that are not JSON are the table's to answer or refuse. The
+    service counts nothing, refuses nothing, asks nothing, and goes on."""
+    fake = fake_table()
+    fake.status()
+    service = pit_factory(broker)
+    fake.event(1)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 1), "seq 1")
+    seen = service.counters()["received"]
+    fake.raw(f"{fake.base}/cmd/replay", b"\xff not JSON")
+    fake.send("cmd/replay", {"from": 1, "to": 1})
+    fake.send("cmd/replay", {"id": f"{service.client_id}-1", "from": 1, "to": 1})  # an id like its own once were
+    assert service.wait(lambda c: c["received"] >= seen + 3, WAIT), service.counters()
+    fake.event(2)
+    archive_view.wait(lambda: archive_view.complete(fake.table, 2), "the next event archived")
+    counts = service.counters()
+    assert counts["rejected"] == counts["bad_reply"] == counts["internal_errors"] == counts["replay_requests"] == 0, \
+        counts
+    assert not archive_view.rejects() and not archive_view.gaps(fake.table)
+
+
 def test_events_before_the_status_wait_for_it(broker, pit_factory, fake_table, archive_view):
     """A persistent session's queued events can come before the retained status: they wait for it
-    (Tuning.unknown_hold) rather than being refused."""
+    (Tuning.vouch_wait) rather than being refused."""
     fake = fake_table()
     service = pit_factory(broker)
     fake.event(1)
@@ -382,6 +422,37 @@ def test_the_service_publishes_its_counters(broker, pit_factory, fake_table):
         service.stop()
         offline = watcher.wait_for(lambda m: m.json().get("online") is False)
         assert offline.json()["counters"]["malformed"] == 1
+    finally:
+        watcher.close()
+
+
+def test_what_the_archive_lacks_is_said_in_the_status_and_the_log(broker, pit_factory, fake_table, archive_view,
+                                                                  caplog):
+    """A gap the table will not send for now: the service's retained status names the table, how
+    many seqs and from which, with the table's own words; once the retries are at their slowest an
+    error says so in the log; once it is filled, the log says so and the status names it no more."""
+    fake = fake_table()
+    fake.status()
+    busy = "8 replays are still going out; ask again when they have"
+    fake.refuse = busy
+    watcher = Subscriber(broker.host, broker.port, "casino/_pit/pit-says/status")
+    try:
+        service = pit_factory(broker, client_id="pit-says")
+        for seq in range(1, 6):
+            fake.event(seq, publish=seq not in (3, 4))
+        said = watcher.wait_for(lambda m: busy in m.json()["incomplete"].get(fake.table, {}).get("why", ""), WAIT)
+        assert said.json()["incomplete"] == {fake.table: {
+            "missing": 2, "first": 3, "unfillable": 0, "why": f"the table refused the replay of seqs 3-4: {busy}"}}
+        retries = len(FAST.retry_delays)
+        assert service.wait(lambda c: c["replay_failed"] >= retries, ARCHIVE_WAIT), service.counters()
+        errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+        assert errors == [f"pit service: table {fake.table}: the archive lacks 2 of its seqs (3-4) after {retries} "
+                          f"requests: the table refused the replay of seqs 3-4: {busy}; asked again every "
+                          f"{FAST.retry_delays[-1]:g} s until the table sends them"], errors
+        fake.refuse = None
+        archive_view.wait(lambda: archive_view.complete(fake.table, 5), "seqs 3-4 once the table sends them")
+        watcher.wait_for(lambda m: m.json()["incomplete"] == {}, ARCHIVE_WAIT)
+        assert any(f"table {fake.table}: its open gaps are filled" in r.getMessage() for r in caplog.records)
     finally:
         watcher.close()
 

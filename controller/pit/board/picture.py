@@ -9,8 +9,10 @@ open, how fast it deals -- however each draws it. It keeps
 what a floor supervisor looks at per table (a *tile*: game, online, state, prompt, round, the last
 results, device health, hands per hour, the alarms still open) and what a table's page adds (the
 round history, the alarm log, and the game's scoreboard: baccarat's roads). The web side reads it
-through :meth:`Picture.tiles`, :meth:`Picture.detail` and :meth:`Picture.subscribe` (a snapshot and
-then a stream of patches, controller.pit.board.feed); nothing here waits for a browser.
+through :meth:`Picture.tiles_json`, :meth:`Picture.detail_json` and :meth:`Picture.stream` (a snapshot
+and then a stream of patches, controller.pit.board.feed); nothing here waits for a browser. Each
+table's tile is encoded once per change and kept, so a snapshot for a crowd of browsers joins
+strings rather than encode the floor under the lock the pit service's thread needs.
 
 It shows only what the tables published, and only the fields it names: whatever else a payload
 carries is not passed on. Payloads are untrusted: a field of the wrong type is left out, text is
@@ -79,6 +81,8 @@ WINDOW = 3600.0
 """Seconds of results the hands-per-hour pace is taken over."""
 TEXT = 300
 """Characters of any text a payload gives (a prompt, an alarm's message) the board shows."""
+ACKS_WAITING = 200
+"""Acknowledgements a table keeps for alarms not seen yet (one replayed later finds its own)."""
 MAX_TABLES = 5000
 """Tables the picture holds at most; a message for one more is counted and left out (the service
 admits tables; this only bounds memory should anything get through)."""
@@ -96,10 +100,13 @@ class _Alarm:
     cleared: str | None = None
     """Why it is no longer open (what the table did), or None."""
     cleared_seq: int | None = None
+    ack: dict[str, Any] | None = None
+    """Who acknowledged it, when, with what note and assignee (controller.pit.acks): someone owns
+    it. It stays open until the table has gone on."""
 
     def to_json(self) -> dict[str, Any]:
         out = {"code": self.code, "severity": self.severity, "message": self.message, "action": self.action,
-               "round": self.round, "seq": self.seq, "ts": self.ts}
+               "round": self.round, "seq": self.seq, "ts": self.ts, "ack": self.ack}
         if self.cleared is not None:
             out["cleared"] = self.cleared
             out["cleared_seq"] = self.cleared_seq
@@ -118,7 +125,15 @@ class _Table:
     status: str | None = None
     """``open`` or ``closed``, from the table's ``table`` events."""
     devices: dict[str, str] = field(default_factory=dict)
+    """Each device's link as the table last said: ``online``, ``offline`` or ``unknown``."""
+    device_faults: dict[str, tuple[str, float | None]] = field(default_factory=dict)
+    """A fault a device reported (its code, when), until the device is back online or the table
+    has gone on past it (what clears a warning alarm clears it too)."""
+    held: bool = False
+    """The table's outbox is at its cap: it deals no new round (its retained state says)."""
     state: str | None = None
+    state_since: float | None = None
+    """When the table entered its state (a transition event's ts, or a retained state's)."""
     round: int | None = None
     prompt: str | None = None
     expect: str | None = None
@@ -136,16 +151,63 @@ class _Table:
     shoe_earlier: int = 0
     """Results of this shoe let go (beyond :data:`SHOE`): the page says its roads start later."""
     scoreboard: Mapping[str, Any] | None = None
+    acks_waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Acknowledgements of alarms not seen yet, by the alarm's seq."""
+    tile_json: str | None = None
+    """The tile as JSON, kept until the table changes: a snapshot for a browser joins these rather
+    than encode every table again (a crowd of browsers reconnecting costs the picture's lock little)."""
+    detail_json: str | None = None
+    """The page as JSON, likewise."""
+
+    def condition(self) -> dict[str, Any]:
+        """What is wrong with the table now, worst first, and the worst level: derived from its
+        status, its state and devices as last said, and its open alarms -- never from a cleared
+        alarm alone, so a table in fault, held, or with a device down shows so until the cause is
+        gone (issue 22). The board's tile and `tablectl watch` both show this."""
+        problems: list[dict[str, Any]] = []
+
+        def add(level: str, what: str, since: float | None = None, code: str | None = None,
+                ack: dict[str, Any] | None = None, seq: int | None = None) -> None:
+            problems.append({"level": level, "what": what, "since": since, "code": code, "ack": ack, "seq": seq})
+        if self.online is False:
+            add("offline", f"offline: {self.reason}" if self.reason else "offline")
+        elif self.online is None:
+            add("unknown", "no status from the table yet")
+        own = next((a for a in self.alarms if self.state == "fault" and a.cleared is None and a.severity == "fault"
+                    and a.message and self.prompt and a.message in self.prompt), None)
+        if self.state == "fault":   # the fault's own alarm is said here once, with its acknowledgement
+            add("fault", _fault_line(self.prompt), self.state_since, "fault", own.ack if own else None,
+                own.seq if own else None)
+        if self.held:
+            add("critical", "outbox full: the broker has not acknowledged its events; no new round is dealt")
+        waiting = self.expect == "device"
+        for name, link in sorted(self.devices.items()):
+            if link == "offline":
+                add("fault" if waiting else "warning", f"{name} offline", None, f"{name}_offline")
+        for name, (code, ts) in sorted(self.device_faults.items()):
+            add("warning", f"{name} reported {code}", ts, f"{name}_{code}")
+        said = {p["code"] for p in problems}
+        for alarm in self.alarms:
+            if alarm is own:
+                continue
+            if alarm.cleared is None and alarm.code not in said:
+                add(alarm.severity, alarm.message or alarm.code, alarm.ts, alarm.code, alarm.ack, alarm.seq)
+        problems.sort(key=lambda p: (-LEVELS[p["level"]], p["since"] or 0.0))
+        level = problems[0]["level"] if problems else "ok"
+        return {"level": level, "problems": problems}
 
     def tile(self, window: float) -> dict[str, Any]:
-        unwell = {d: s for d, s in sorted(self.devices.items()) if s != "online"}
+        unwell = {d: s for d, s in sorted(self.devices.items()) if s != "online"} or self.device_faults
         return {
             "table": self.id, "game": self.game, "title": self.title, "online": self.online,
             "birth": self.birth, "version": self.version, "reason": self.reason, "status": self.status,
-            "state": self.state, "round": self.round, "prompt": self.prompt, "expect": self.expect,
+            "state": self.state, "state_since": self.state_since, "held": self.held,
+            "condition": self.condition(),
+            "round": self.round, "prompt": self.prompt, "expect": self.expect,
             "player_dealer": self.player_dealer,
             "results": list(reversed(self.results)),
             "devices": dict(sorted(self.devices.items())),
+            "device_faults": {name: code for name, (code, _ts) in sorted(self.device_faults.items())},
             "health": "unknown" if not self.devices else ("ok" if not unwell else "attention"),
             "hands_per_hour": _pace(self.result_ts, window),
             "alarms": [a.to_json() for a in reversed(self.alarms)],
@@ -164,7 +226,8 @@ class Picture:
     """Every table's tile and page, kept from the pit service's messages; thread-safe.
 
     ``picture(table, kind, body)`` takes one message (the observer interface); it never raises and
-    never blocks (each browser has its own bounded queue: controller.pit.board.feed)."""
+    never blocks, and does nothing per browser (a change is encoded once for all of them, and each
+    browser is a cursor into a bounded log: controller.pit.board.feed)."""
 
     def __init__(self, *, window: float = WINDOW, history: int = HISTORY, feed: Feed | None = None) -> None:
         self.window = window
@@ -188,7 +251,9 @@ class Picture:
                 changed = self._apply(table, kind, body)
                 if changed is not None:
                     self._version += 1
-                    self._publish(self._tables[table], changed)
+                    t = self._tables[table]
+                    t.tile_json = t.detail_json = None
+                    self._publish(t, changed)
         except Exception:
             self.errors += 1
             log.exception("pit board: a %s message of table %r could not be taken; skipped", str(kind)[:20],
@@ -208,6 +273,26 @@ class Picture:
             t = self._tables.get(table)
             return None if t is None else {"version": self._version, "table": t.detail(self.window)}
 
+    def tiles_json(self, resync: str | None = None) -> str:
+        """:meth:`tiles` as JSON (with ``resync``, why a browser is given it again), made from each
+        table's tile as encoded when it last changed."""
+        with self._lock:
+            tables = ", ".join(self._tile_json(self._tables[t]) for t in sorted(self._tables))
+            extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+            return f'{{"version": {self._version}, "tables": [{tables}]{extra}}}'
+
+    def detail_json(self, table: str, resync: str | None = None) -> str | None:
+        """:meth:`detail` as JSON; None for a table not seen. Encoded under the lock: the history's
+        rounds are the picture's own, changing with the next message."""
+        with self._lock:
+            t = self._tables.get(table)
+            if t is None:
+                return None
+            if t.detail_json is None:
+                t.detail_json = json.dumps(t.detail(self.window))
+            extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+            return f'{{"version": {self._version}, "table": {t.detail_json}{extra}}}'
+
     def subscribe(self, table: str | None = None) -> tuple[dict[str, Any], Client]:
         """A snapshot (the tiles, or one table's detail) and the stream of what changes after it,
         taken together so that nothing falls between them."""
@@ -216,17 +301,42 @@ class Picture:
                 snapshot = self.tiles()
             else:
                 snapshot = self.detail(table) or {"version": self._version, "table": None}
-            return snapshot, self.feed.subscribe(table)
+            return snapshot, self.feed.subscribe(table, self._version)
+
+    def stream(self, table: str | None = None, last_id: str | None = None) -> tuple[bytes, Client]:
+        """What a browser's event stream starts with, and its client (controller.pit.board.feed).
+
+        A browser reconnecting (its ``Last-Event-ID``) whose patches since are all still held goes on
+        where it was: nothing to start with. Any other gets the ``snapshot`` event: the tiles, or
+        the table's page; after a reconnect that cannot go on, with ``resync`` saying why (it fell
+        behind, the board restarted), which the page shows."""
+        with self._lock:
+            resync = None
+            if last_id:
+                client, resync = self.feed.resume(table, last_id, self._version)
+                if client is not None:
+                    return b"", client
+            if table is None:
+                snapshot = self.tiles_json(resync)
+            else:
+                extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
+                snapshot = self.detail_json(table, resync) or f'{{"version": {self._version}, "table": null{extra}}}'
+            return self.feed.frame("snapshot", self._version, snapshot), self.feed.subscribe(table, self._version)
 
     def unsubscribe(self, client: Client) -> None:
         self.feed.unsubscribe(client)
+
+    def _tile_json(self, t: _Table) -> str:
+        if t.tile_json is None:
+            t.tile_json = json.dumps(t.tile(self.window))
+        return t.tile_json
 
     # -- applying a message ---------------------------------------------------------
 
     def _apply(self, table: str, kind: str, body: Any) -> set[str] | None:
         """Take one message; what changed beyond the tile (``history``, ``alarm_log``,
         ``scoreboard``), or None when nothing did."""
-        if kind not in ("status", "state", "event") or not isinstance(body, dict) or not isinstance(table, str):
+        if kind not in ("status", "state", "event", "ack") or not isinstance(body, dict) or not isinstance(table, str):
             self.ignored += 1
             return None
         if kind == "status" and not body:
@@ -242,7 +352,26 @@ class Picture:
             return self._status(t, body)
         if kind == "state":
             return self._state(t, body)
+        if kind == "ack":
+            return self._ack(t, body)
         return self._event(t, body)
+
+    def _ack(self, t: _Table, body: dict) -> set[str] | None:
+        """An acknowledgement (controller.pit.acks, checked by whoever hands it over): on its alarm,
+        or kept until the alarm comes (a replay) -- a few hundred per table at most."""
+        seq = _int(body.get("alarm_seq"))
+        if seq is None:
+            self.ignored += 1
+            return None
+        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee")}
+        for alarm in t.log:
+            if alarm.seq == seq:
+                alarm.ack = ack
+                return {"alarm_log"}
+        t.acks_waiting[seq] = ack
+        while len(t.acks_waiting) > ACKS_WAITING:
+            del t.acks_waiting[min(t.acks_waiting)]
+        return None
 
     def _forget(self, table: str) -> None:
         """A retained status cleared: someone took the table off the floor (a table never clears its
@@ -253,7 +382,7 @@ class Picture:
             return
         self._version += 1
         patch = json.dumps({"version": self._version, "table": table, "tile": None})
-        self.feed.publish(table, lambda: patch, lambda: patch)
+        self.feed.publish(table, lambda: patch, lambda: patch, self._version)
 
     def _status(self, t: _Table, status: dict) -> set[str] | None:
         birth = _int(status.get("birth"))
@@ -262,7 +391,7 @@ class Picture:
             if reborn and t.birth is not None:
                 self._clear(t, lambda a: True, "the table restarted", None)
             if isinstance(status.get("devices"), dict) and (reborn or not t.devices):
-                t.devices = {str(k)[:40]: str(v)[:20] for k, v in list(status["devices"].items())[:32]}
+                _take_devices(t, status["devices"], None)
             self._set_game(t, status.get("game"))
             t.version = _text(status.get("version"), 40)
             t.reason = None
@@ -281,8 +410,16 @@ class Picture:
         if seq is None or seq < t.head:
             return None  # older than the events already seen
         t.head = seq
-        t.state = _text(state.get("state"), 40)
+        state_name = _text(state.get("state"), 40)
+        if state_name != t.state:
+            t.state_since = _ts(state.get("ts"))
+        t.state = state_name
         t.round = _int(state.get("round"))
+        outbox = state.get("outbox")
+        if isinstance(outbox, dict) and isinstance(outbox.get("held"), bool):
+            t.held = outbox["held"]
+        if isinstance(state.get("devices"), dict):   # as the table knows them now (issue 22)
+            _take_devices(t, state["devices"], _ts(state.get("ts")))
         prompt = state.get("prompt")
         if isinstance(prompt, dict):
             t.prompt, t.expect = _text(prompt.get("text")), _text(prompt.get("expect"), 20)
@@ -318,7 +455,8 @@ class Picture:
                 self._clear(t, lambda a: a.severity in ("warning", "fault"), "the round was voided", seq)
         elif kind == "alarm":
             alarm = _Alarm(_text(data.get("code"), 60) or "alarm", _severity(data.get("severity")),
-                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts)
+                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts,
+                           ack=t.acks_waiting.pop(seq, None))
             t.log.append(alarm)
             if live:
                 t.alarms = [a for a in t.alarms if a.code != alarm.code] + [alarm]
@@ -337,19 +475,21 @@ class Picture:
                 self._clear(t, lambda a: a.code == "shuffle_count" or a.code.startswith("shuffler_"),
                             "the shuffle counted right", seq)
         elif live:
-            self._live(t, kind, data, seq, rnd)
+            self._live(t, kind, data, seq, rnd, ts)
         still = [a for a in t.alarms if a.cleared is None]
         if len(still) != len(t.alarms):
             t.alarms = still
             changed.add("alarm_log")
         return changed
 
-    def _live(self, t: _Table, kind: Any, data: dict, seq: int, rnd: int | None) -> None:
+    def _live(self, t: _Table, kind: Any, data: dict, seq: int, rnd: int | None, ts: float | None) -> None:
         """What an event says about the table now (only an event newer than any seen)."""
         if kind == "prompt":
             t.prompt, t.expect = _text(data.get("text")), _text(data.get("expect"), 20)
         elif kind == "transition":
-            t.state = _text(data.get("to"), 40) or t.state
+            to = _text(data.get("to"), 40)
+            if to and to != t.state:
+                t.state, t.state_since = to, ts
             if data.get("from") == "fault":
                 self._clear(t, lambda a: a.severity == "fault", "the round left the fault", seq)
         elif kind == "round_start":
@@ -364,10 +504,14 @@ class Picture:
         elif kind == "device":
             device = _text(data.get("device"), 40)
             status = _text(data.get("status"), 20)
-            if device and status:
-                if device in t.devices or len(t.devices) < 32:
+            if device and status and (device in t.devices or len(t.devices) < 32):
+                if status == "fault":   # a report, not a link state: the device is there to send it
+                    t.device_faults[device] = (_text(data.get("code"), 40) or "a fault", ts)
+                    t.devices[device] = "online"
+                else:
                     t.devices[device] = status
                 if status == "online":
+                    t.device_faults.pop(device, None)
                     self._clear(t, lambda a: a.code.startswith(device + "_"), f"the {device} is online", seq)
         elif kind == "table":
             t.status = _text(data.get("status"), 20)
@@ -421,6 +565,13 @@ class Picture:
         return entry
 
     def _clear(self, t: _Table, which: Callable[[_Alarm], bool], why: str, seq: int | None) -> None:
+        """Close the open alarms ``which`` picks; a device's reported fault goes with them when a
+        warning of that device would (the table has gone on past it)."""
+        probe = _Alarm("", "warning", "", "", None, 0, None)
+        for device in list(t.device_faults):
+            probe.code = f"{device}_{t.device_faults[device][0]}"
+            if which(probe):
+                del t.device_faults[device]
         for alarm in t.alarms:
             if alarm.cleared is None and which(alarm):
                 alarm.cleared, alarm.cleared_seq = why, seq
@@ -456,31 +607,69 @@ class Picture:
     # -- the change feed ------------------------------------------------------------
 
     def _publish(self, t: _Table, changed: set[str]) -> None:
-        version, window = self._version, self.window
-        made: list[dict[str, Any]] = []
+        version = self._version
+        head = f'{{"version": {version}, "table": {json.dumps(t.id)}, "tile": '
 
-        def tile() -> dict[str, Any]:
-            # Made only for a browser that wants it (the feed calls board() and page() at once,
-            # under the picture's lock): `tablectl watch` has no browser and reads tiles per frame.
-            if not made:
-                made.append(t.tile(window))
-            return made[0]
-
+        # Made only for a browser that wants it (the feed calls board() and page() at once, under
+        # the picture's lock), each once for every browser: `tablectl watch` has no browser and
+        # reads tiles per frame. The tile is encoded once for both, and kept for the snapshots.
         def board() -> str:
-            return json.dumps({"version": version, "table": t.id, "tile": tile()})
+            return head + self._tile_json(t) + "}"
 
         def page() -> str:
-            patch: dict[str, Any] = {"version": version, "table": t.id, "tile": tile()}
+            extra = {}
             if "history" in changed:
-                patch["history"] = rounds
+                extra["history"] = rounds
             if "alarm_log" in changed:
-                patch["alarm_log"] = [a.to_json() for a in reversed(t.log)]
+                extra["alarm_log"] = [a.to_json() for a in reversed(t.log)]
             if "scoreboard" in changed:
-                patch["scoreboard"] = t.scoreboard
-            return json.dumps(patch)
+                extra["scoreboard"] = t.scoreboard
+            more = json.dumps(extra)[1:-1]
+            return head + self._tile_json(t) + (", " + more if more else "") + "}"
 
         rounds = [e for e in t.history.values() if e.pop("changed", False)]
-        self.feed.publish(t.id, board, page)
+        self.feed.publish(t.id, board, page, version)
+
+
+LEVELS: dict[str, int] = {"critical": 5, "fault": 4, "offline": 3, "warning": 2, "unknown": 1, "ok": 0}
+"""A tile's levels, worst first: the board sorts tables by them (issue 22)."""
+
+
+def floor_order(tiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tiles as a floor supervisor reads them (issue 22): tables that need attention first, the
+    worst level first and, within one, the oldest problem first; then the rest by table id. The
+    board and `tablectl watch` both show this order."""
+    def key(tile: dict[str, Any]) -> tuple:
+        problems = tile["condition"]["problems"]
+        oldest = min((p["since"] for p in problems if p["since"] is not None), default=float("inf"))
+        return (-LEVELS[tile["condition"]["level"]], oldest, tile["table"])
+    return sorted(tiles, key=key)
+
+
+def _fault_line(prompt: str | None) -> str:
+    """A fault's prompt without what follows "To go on" (the board shows the prompt beside it)."""
+    if not prompt:
+        return "in fault"
+    text = prompt.removeprefix("Fault: ").split(" To go on,")[0].rstrip(". ")
+    return f"in fault: {text}"
+
+
+def _take_devices(t: _Table, devices: dict, ts: float | None) -> None:
+    """Devices as a birth or a retained state lists them: a ``fault`` there is a device that is
+    connected and reported a fault (which, the list does not say)."""
+    for name, status in list(devices.items())[:32]:
+        name, status = str(name)[:40], str(status)[:20]
+        if status == "fault":
+            t.devices[name] = "online"
+            t.device_faults.setdefault(name, ("a fault", ts))
+        else:
+            t.devices[name] = status
+            if status == "online":
+                t.device_faults.pop(name, None)
+
+
+def _ts(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _pace(stamps: list[float], window: float) -> float | None:

@@ -9,7 +9,8 @@ Routes (``serve`` starts them on a thread of their own):
 - ``/events``, ``/events?table=<id>``: ``text/event-stream``: ``event: snapshot`` first (the
   tiles, or the table's page), then ``event: patch`` per change, and a ``: keep-alive`` comment
   when nothing changed for a while (so proxies and the browser know the stream lives). A browser
-  that falls too far behind is dropped (controller.pit.board.feed) and reconnects by itself.
+  that falls too far behind is dropped (controller.pit.board.feed) and reconnects by itself; its
+  ``Last-Event-ID`` lets it go on where it was, or its fresh snapshot says why it was redrawn.
 - ``/login`` (a form) and ``/logout``, when there is a password.
 
 **Where it listens, and the password.** The board binds to 127.0.0.1 unless told otherwise. Any
@@ -20,9 +21,13 @@ SameSite=Strict). The password is never logged: request lines are logged without
 the form's body never. The board is plain HTTP: on a network the pit does not trust, put it behind
 a TLS proxy (docs/pit-board.md).
 
-**Why the standard library.** ``http.server.ThreadingHTTPServer`` serves a handful of browsers per
-pit (a thread each, most of them waiting on their stream), which is the load; a framework would
-add a dependency and an event loop for nothing the board needs.
+**One thread for every connection.** The board runs in the pit service's process, beside the
+archive. A thread per connection (``ThreadingHTTPServer``, before) let a crowd of browsers, or
+browsers that stopped reading, take the process's CPU and GIL from the archive (issue 26). Now
+one loop (controller.pit.board.loop, standard library ``selectors``) holds every connection, and
+this module only answers requests: :class:`Handler` is http.server's request handler, run on the
+bytes of a request the loop has read, writing its answer into memory for the loop to send. A
+stream's answer is its head and snapshot; its patches come from the feed, encoded once for all.
 
 Everything a table published is shown as text (``textContent``, never markup), and the page's
 Content-Security-Policy allows no inline script, so a prompt that says ``<script>`` reads as that.
@@ -30,7 +35,9 @@ Content-Security-Policy allows no inline script, so a prompt that says ``<script
 
 from __future__ import annotations
 
+import contextlib
 import html
+import io
 import ipaddress
 import json
 import logging
@@ -42,14 +49,23 @@ import threading
 import time
 from collections import OrderedDict
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from controller.pit.board.auth import Busy, Password, PasswordError
-from controller.pit.board.feed import Client, Dropped
+from controller.pit.board.feed import Client
+from controller.pit.board.loop import (
+    BACKLOG,
+    MAX_BODY,
+    MAX_CONNECTIONS,
+    RETRY_AFTER,
+    Answer,
+    HttpLoop,
+    room_for,
+)
 from controller.pit.board.picture import Picture
 from controller.shared.schemas import TABLE_ID
 
@@ -72,7 +88,6 @@ BACKOFF_MAX = 5.0
 every browser is the proxy's address, and a person who mistyped should not wait long."""
 ADDRESSES = 1000
 """Addresses whose failures are remembered at most; the oldest goes first."""
-MAX_BODY = 4096
 HTML = "text/html; charset=utf-8"
 STATIC = {"board.html": HTML, "board.css": "text/css; charset=utf-8", "board.js": "text/javascript; charset=utf-8"}
 """The files under ``static/`` served as they are (``login.html`` is a template: ``/login``)."""
@@ -99,7 +114,7 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_file: Path | str | None = None,
-          *, keepalive: float = KEEPALIVE) -> BoardServer:
+          *, keepalive: float = KEEPALIVE, max_connections: int = MAX_CONNECTIONS) -> BoardServer:
     """Start the board on ``host:port`` (port 0: any free one, see :attr:`BoardServer.port`) on a
     thread of its own; :class:`BoardError` with a one-line reason when it cannot."""
     password = None
@@ -112,39 +127,47 @@ def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_
         raise BoardError(f"the board would listen on {host}, beyond this machine, without a password: give "
                          f"--password-file FILE (docs/pit-board.md), or listen on 127.0.0.1")
     try:
-        server = BoardServer((host, port), picture, password, keepalive)
+        server = BoardServer((host, port), picture, password, keepalive, max_connections=max_connections)
     except OSError as exc:
         raise BoardError(f"cannot serve the board on {host}:{port}: {exc.strerror or exc}") from None
-    thread = threading.Thread(target=server.serve_forever, name="pit-board-http", daemon=True)
-    thread.start()
+    server.start()
     log.info("pit board on http://%s:%d/%s", host, server.port, " (password required)" if password else "")
     return server
 
 
-class BoardServer(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 128   # socketserver's 5 resets connections in a burst before it can answer 429
-    allow_reuse_address = True   # a restart within TIME_WAIT; another listener on the port still fails
+class BoardServer:
+    """The board's listening socket, its loop (controller.pit.board.loop), its sessions and the
+    login's brakes."""
 
     def __init__(self, address: tuple[str, int], picture: Picture, password: Password | None,
-                 keepalive: float) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
-        super().__init__(address, Handler)
+                 keepalive: float, *, max_connections: int = MAX_CONNECTIONS) -> None:
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            # a restart within TIME_WAIT binds; another listener on the port still fails (Linux)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(address)
+            listener.listen(BACKLOG)   # a burst of browsers waits in the backlog, not refused by the kernel
+        except OSError:
+            listener.close()
+            raise
+        self.server_address = listener.getsockname()[:2]
         self.picture = picture
         self.password = password
         self.keepalive = keepalive
         self.sessions: OrderedDict[str, float] = OrderedDict()
-        self.streams: set[Client] = set()
         self.lock = threading.Lock()
         self.logins_refused = 0
         self.logins_busy = 0
         self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
         """Per address: wrong passwords in a row, and the monotonic time before which it may not guess."""
+        self.loop = HttpLoop(listener, self._handle, picture.unsubscribe, keepalive=keepalive,
+                             max_connections=room_for(max_connections), busy=_busy(), mark=picture.feed.mark,
+                             slow=_slow)
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A request whose handling failed: one line, no traceback of what it carried on stderr."""
-        log.exception("pit board: a request from %s failed", client_address[0])
+    def start(self) -> None:
+        self.picture.feed.listeners.append(self.loop.wake)
+        self.loop.start()
 
     @property
     def port(self) -> int:
@@ -157,12 +180,14 @@ class BoardServer(ThreadingHTTPServer):
 
     def stop(self) -> None:
         """Stop listening and end every stream."""
-        with self.lock:
-            streams = list(self.streams)
-        for client in streams:
-            self.picture.unsubscribe(client)
-        self.shutdown()
-        self.server_close()
+        with contextlib.suppress(ValueError):
+            self.picture.feed.listeners.remove(self.loop.wake)
+        self.loop.stop()
+
+    def _handle(self, raw: bytes, address: tuple) -> Answer:
+        """One request's answer (on the loop's thread, or a form's thread)."""
+        handler = Handler(raw, address, self)
+        return Answer(handler.wfile.getvalue(), handler.stream)
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -211,10 +236,26 @@ class BoardServer(ThreadingHTTPServer):
 
 
 class Handler(BaseHTTPRequestHandler):
+    """http.server's handler on a request the loop has read whole (``raw``): the answer is written
+    to ``wfile`` (memory) for the loop to send; ``stream`` is set for an event stream."""
+
     server: BoardServer
     server_version = "tablectl-pit-board"
     sys_version = ""
-    timeout = 60   # a request that does not arrive, or a browser that stops reading, frees its thread
+
+    def __init__(self, raw: bytes, client_address: tuple, server: BoardServer) -> None:
+        # Not BaseRequestHandler's __init__: there is no socket here, only the request's bytes.
+        self.client_address = client_address
+        self.server = server
+        self.rfile = io.BytesIO(raw)
+        self.wfile = io.BytesIO()
+        self.stream: Client | None = None
+        self.close_connection = True
+        if raw:
+            self.handle_one_request()
+        else:   # the loop read more than a request's head may be without its end
+            self.requestline, self.request_version, self.command = "", "HTTP/1.0", ""
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
 
     # -- routing --------------------------------------------------------------------------
 
@@ -234,10 +275,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/" or (path.startswith("/table/") and TABLE_ID.fullmatch(path[len("/table/"):])):
             return self._static("board.html")
         if path == "/api/tables":
-            return self._json(self.server.picture.tiles())
+            return self._json_text(self.server.picture.tiles_json())
         if path.startswith("/api/table/") and TABLE_ID.fullmatch(path[len("/api/table/"):]):
-            detail = self.server.picture.detail(path[len("/api/table/"):])
-            return self._json(detail) if detail else self._json({"error": "no such table"}, HTTPStatus.NOT_FOUND)
+            detail = self.server.picture.detail_json(path[len("/api/table/"):])
+            return self._json_text(detail) if detail else self._json({"error": "no such table"}, HTTPStatus.NOT_FOUND)
         if path == "/events":
             table = parse_qs(url.query).get("table", [None])[0]
             if table is not None and not TABLE_ID.fullmatch(table):
@@ -335,6 +376,9 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, value: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(status, json.dumps(value).encode(), "application/json")
 
+    def _json_text(self, text: str) -> None:
+        self._send(HTTPStatus.OK, text.encode(), "application/json")
+
     def _redirect(self, where: str, *, cookie: str | None = None, clear: bool = False) -> None:
         self.send_response(HTTPStatus.SEE_OTHER)
         self.send_header("Location", where)
@@ -364,36 +408,18 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
 
     def _stream(self, table: str | None) -> None:
-        """The snapshot, then each patch as it comes, until the browser goes or falls behind."""
-        snapshot, client = self.server.picture.subscribe(table)
-        with self.server.lock:
-            self.server.streams.add(client)
-        try:
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("X-Accel-Buffering", "no")
-            self._security()
-            self.end_headers()
-            self.wfile.write(b"retry: 2000\n\nevent: snapshot\ndata: " + json.dumps(snapshot).encode() + b"\n\n")
-            self.wfile.flush()
-            while True:
-                try:
-                    items = client.take(self.server.keepalive)
-                except Dropped:
-                    if client.dropped:
-                        self.wfile.write(b"event: dropped\ndata: {}\n\n")
-                    break
-                out = b"".join(b"event: patch\ndata: " + i.encode() + b"\n\n" for i in items) or b": keep-alive\n\n"
-                self.wfile.write(out)
-                self.wfile.flush()
-        except OSError:
-            pass   # the browser went away (closed tab, lost network, timeout): its stream ends
-        finally:
-            self.server.picture.unsubscribe(client)
-            with self.server.lock:
-                self.server.streams.discard(client)
-            self.close_connection = True
+        """The stream's head and its start (the snapshot, or nothing when a reconnecting browser
+        goes on where it was); the loop then writes each patch as it comes, until the browser goes
+        or falls behind."""
+        start, client = self.server.picture.stream(table, self.headers.get("Last-Event-ID"))
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Accel-Buffering", "no")
+        self._security()
+        self.end_headers()
+        self.wfile.write(b"retry: 2000\n\n" + start)
+        self.stream = client
 
     # -- logging: never a query string, never a body ----------------------------------------
 
@@ -407,6 +433,23 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass   # everything worth logging goes through the two above, without what a request carried
+
+
+def _slow(raw: bytes) -> bool:
+    """The requests answered on the loop's pool, not its thread: those that wait. A form (the login
+    hashes with scrypt for ~50 ms); a route that asks the archive belongs here too. Everything
+    else is answered from memory (the picture, the static files) and must not block."""
+    return raw.startswith(b"POST ")
+
+
+def _busy() -> bytes:
+    """The answer to a connection past the cap (written by the loop before it reads the request)."""
+    body = json.dumps({"error": "the board is serving as many connections as it may: try again shortly",
+                       "status": 503}).encode()
+    head = [f"HTTP/1.0 503 {HTTPStatus.SERVICE_UNAVAILABLE.phrase}", f"Server: {Handler.server_version}",
+            "Content-Type: application/json", f"Retry-After: {RETRY_AFTER}", f"Content-Length: {len(body)}",
+            "Cache-Control: no-store", *(f"{k}: {v}" for k, v in HEADERS.items())]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
 def _read(name: str) -> bytes:

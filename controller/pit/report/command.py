@@ -3,20 +3,24 @@
 A report is run by hand or from cron by someone who is not its author: a wrong URL, a database
 that is down or is not the archive, a date mistyped, each ends with one line naming it and exit
 2, never a traceback. psycopg is imported only when the command runs (it is the ``pit`` extra,
-not installed on a table's Pi, where `tablectl --help` must still work).
+not installed on a table's Pi, where `tablectl --help` must still work). A row of the archive the
+report cannot read is no error: it is named (in the text, or on stderr beside CSV) and the
+report exits 0 with the rest, as a night's accounting must not wait for one bad payload.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from controller.pit.dburl import scrub, shown
-from controller.pit.report.output import missing_note, write_csv, write_text
-from controller.pit.report.query import SECTIONS, ArchiveError, Period, build, check_archive
+from controller.pit.report.output import missing_note, unreadable_lines, write_csv, write_text
+from controller.pit.report.query import IDLE, SECTIONS, ArchiveError, Period, build, check_archive
 from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, parse_moment, site_zone
 from controller.shared.schemas import TABLE_ID
 
@@ -43,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "Europe/Berlin; default: this machine's)")
     p.add_argument("--shifts", default=DEFAULT_SHIFTS, metavar="SPEC",
                    help=f"NAME=HH[:MM]-HH[:MM],... covering the day once (default {DEFAULT_SHIFTS})")
+    p.add_argument("--idle", type=float, default=IDLE.total_seconds() / 60, metavar="MINUTES",
+                   help=f"the longest wait between one hand and the next deal that still counts as dealing, for "
+                        f"hands per hour (default {IDLE.total_seconds() / 60:g})")
     p.add_argument("--format", choices=("text", "csv"), default="text")
     p.add_argument("--only", action="append", choices=SECTIONS, metavar="SECTION",
                    help=f"only this section (repeatable): {', '.join(SECTIONS)}")
@@ -66,6 +73,8 @@ def _report(args: argparse.Namespace) -> int:
         shifts = Shifts.parse(args.shifts)
     except ShiftError as exc:
         raise UsageError(f"--shifts {args.shifts!r}: {exc}") from None
+    if not math.isfinite(args.idle) or not 0 < args.idle <= 24 * 60:
+        raise UsageError(f"--idle {args.idle:g}: minutes between 0 and {24 * 60} (a day)")
     since = parse_moment(args.since, zone, "--since") if args.since else None
     until = parse_moment(args.until, zone, "--until") if args.until else None
     if since is not None and until is not None and until <= since:
@@ -94,7 +103,8 @@ def _report(args: argparse.Namespace) -> int:
             conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
             conn.read_only = True
             check_archive(conn)
-            report = build(conn, Period(since, until), zone, zone_name, shifts, args.table, sections)
+            report = build(conn, Period(since, until), zone, zone_name, shifts, args.table, sections,
+                           idle=timedelta(minutes=args.idle))
     except psycopg.Error as exc:
         print(f"tablectl report: reading the archive at {shown(url)} failed: {scrub(str(exc), url)}",
               file=sys.stderr)
@@ -122,6 +132,8 @@ def _write(report: Any, sections: tuple[str, ...], args: argparse.Namespace) -> 
             raise UsageError(f"--out {args.out}: {exc.strerror}: {exc.filename}") from None
     if "gaps" not in sections and report.gaps:
         print(missing_note(report), file=sys.stderr)
+    for line in unreadable_lines(report):
+        print(line, file=sys.stderr)
     return 0
 
 

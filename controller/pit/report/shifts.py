@@ -4,6 +4,11 @@ Accounting counts by shift as the floor works it, so a shift is wall-clock time 
 zone (a grave shift 22-06 is 22:00 to 06:00 local, 7 or 9 hours on the nights the clocks
 change), and a shift that crosses midnight belongs to the day it started: a hand at 02:00 on
 2 March is in the grave shift of 1 March.
+
+A local time is ambiguous twice a year (the hour the clocks go back happens twice; the hour they
+go forward does not happen), so a time is never shown by its offset alone (``03:00-08:00`` reads
+as a range): :func:`zone_label` names it (``PST``), and a ``--since`` or ``--until`` given
+without an offset that happens twice or never is refused rather than guessed.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -79,8 +84,22 @@ class Shifts:
                 return started, shift
         raise AssertionError("shifts cover the day")  # parse() proved it
 
+    def bounds(self, day: date, shift: Shift, zone: tzinfo) -> tuple[datetime, datetime]:
+        """The instants (UTC) ``shift`` of ``day`` starts and ends: its wall-clock times in ``zone``,
+        so a 22-06 grave shift lasts 9 hours the night the clocks go back and 7 the night they go
+        forward. A wall time the clocks skip (02:30 when they jump from 02:00 to 03:00) is taken
+        on the old offset, which is the instant they jumped at for a boundary on the hour."""
+        crosses = shift.end <= shift.start            # past midnight, or the whole day round
+        start = datetime.combine(day, _clock(shift.start), tzinfo=zone)
+        end = datetime.combine(day + timedelta(days=1) if crosses else day, _clock(shift.end), tzinfo=zone)
+        return start.astimezone(UTC), end.astimezone(UTC)
+
     def __str__(self) -> str:
         return ", ".join(str(s) for s in self.shifts)
+
+
+def _clock(minutes: int) -> time:
+    return time(minutes // 60, minutes % 60)
 
 
 def _minutes(text: str, part: str) -> int:
@@ -130,5 +149,43 @@ def parse_moment(text: str, zone: tzinfo, option: str) -> datetime:
         raise ShiftError(f"{option} {text!r}: not an ISO 8601 date or time (such as 2024-03-01, "
                          f"2024-03-01T06:00 or 2024-03-01T06:00+01:00)") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone)
+        moment = _local(moment, zone, option, text)
     return moment
+
+
+def _local(wall: datetime, zone: tzinfo, option: str, text: str) -> datetime:
+    """``wall`` in ``zone``, refused when the clocks make it happen twice or never: a report from
+    "01:30" the night the clocks go back could mean either 01:30, an hour apart."""
+    first, second = wall.replace(tzinfo=zone, fold=0), wall.replace(tzinfo=zone, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first
+    name = getattr(zone, "key", str(zone))
+    if first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != wall:
+        raise ShiftError(f"{option} {text!r}: that time does not happen in {name} (the clocks went forward "
+                         f"from {zone_label(first)} to {zone_label(second)} then): give another time or an offset")
+    readings = " or ".join(f"{text}{_offset(m)} ({zone_label(m)})" for m in (first, second))
+    raise ShiftError(f"{option} {text!r}: that time happens twice in {name} (the clocks went back): "
+                     f"give its offset, {readings}")
+
+
+def zone_label(moment: datetime) -> str:
+    """The zone's name for an aware moment as people say it (``PST``, ``CEST``), or where the zone
+    has none (many give a number, ``-03``) its offset from UTC (``UTC-03:00``), which never reads
+    as the end of a range the way ``03:00-03:00`` does."""
+    name = moment.tzname() or ""
+    if name.isalpha():
+        return name
+    return "UTC" + _offset(moment)
+
+
+def _offset(moment: datetime) -> str:
+    """``+01:00``, ``-08:00``, ``+05:30``: the moment's offset from UTC."""
+    delta = moment.utcoffset() or timedelta(0)
+    sign = "-" if delta < timedelta(0) else "+"
+    minutes = abs(int(delta.total_seconds())) // 60
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def utc_offset(moment: datetime) -> str:
+    """``UTC-08:00``: what a zone name stands for, in the report's legend."""
+    return "UTC" + _offset(moment)

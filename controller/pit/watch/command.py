@@ -550,8 +550,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     else:
         watch = Watch(args.prefix, verbose=args.verbose, since=args.since, replay=args.replay,
                       replay_max=args.replay_max)
+    say = glance.note if board else (lambda line: print(line, flush=True))
+
+    def link(up: bool) -> None:   # once each way, however long paho retries in between
+        say(f"watch: the broker at {host}:{port} is back" if up else
+            f"watch: the broker at {host}:{port} went away; retrying until it is back")
+
     pit = PitClient(host, port, watch.topics(args.table), watch.on_message, on_bad=watch.on_bad,
-                    username=args.user, password=password, tls=tls)
+                    username=args.user, password=password, tls=tls, on_link=link)
     watch.publish = pit.publish
     try:
         pit.start()

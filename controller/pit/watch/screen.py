@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from controller.pit.board.picture import floor_order
 from controller.pit.columns import columns, printable
 from controller.pit.watch.glance import Glance
 
@@ -41,6 +42,8 @@ HOME, CLEAR_LINE, CLEAR_BELOW, CLEAR_SCREEN = "\x1b[H", "\x1b[K", "\x1b[J", "\x1
 
 HEADERS = ("", "table", "game", "online", "state", "round", "hands/h", "alarms", "devices", "last result")
 NUMERIC = frozenset({"round", "hands/h", "alarms"})
+ATTENTION = frozenset({"critical", "fault", "warning"})
+"""A tile's condition levels that mark its line ``!!`` (controller.pit.board.picture ``condition``)."""
 
 
 def takes_colour(stream: TextIO) -> bool:
@@ -57,26 +60,38 @@ def hands(tile: dict[str, Any]) -> str:
 
 
 def devices(tile: dict[str, Any]) -> str:
-    """The devices that are not online, or ``ok``; empty before the table has said (the board's
-    "Devices: not known")."""
+    """The devices that are not online or reported a fault not yet behind the table, or ``ok``;
+    empty before the table has said (the board's "Devices: not known"). From the tile, as the
+    board shows them: the two never disagree (issue 22)."""
     down = [f"{name} {status}" for name, status in tile.get("devices", {}).items() if status != "online"]
+    down += [f"{name} {code}" for name, code in tile.get("device_faults", {}).items()]
     return ", ".join(down) if down else "ok" if tile.get("devices") else ""
+
+
+def attention(tile: dict[str, Any]) -> bool:
+    return tile["condition"]["level"] in ATTENTION
 
 
 def board_lines(title: str, tiles: list[dict[str, Any]], notices: list[str], now: float) -> list[tuple[str, str]]:
     """The frame as (line, how to show it: ``alarm``, ``offline`` or empty), from the board's
-    tiles (controller.pit.board.picture ``Picture.tiles``)."""
-    alarming = sum(1 for t in tiles if t["alarms"])
+    tiles (controller.pit.board.picture ``Picture.tiles``), in the board's floor order: the
+    tables that need attention first, worst and oldest first."""
+    tiles = floor_order(tiles)
+    needing = sum(1 for t in tiles if attention(t))
     head = (f"{title}  |  {len(tiles)} table{'s' if len(tiles) != 1 else ''}, "
-            f"{alarming} with open alarms  |  {time.strftime('%H:%M:%S', time.localtime(now))}")
-    rows = [["!!" if t["alarms"] else "", t["table"], t["game"] or "?",
+            f"{needing} need{'s' if needing == 1 else ''} attention  |  "
+            f"{time.strftime('%H:%M:%S', time.localtime(now))}")
+    rows = [["!!" if attention(t) else "", t["table"], t["game"] or "?",
              "online" if t["online"] else "OFFLINE" if t["online"] is False else "?",
              t["state"] or "?", t["round"] or "", hands(t), len(t["alarms"]) or "",
              devices(t), t["results"][0]["summary"] if t["results"] else ""] for t in tiles]
     lines = columns(HEADERS, rows, NUMERIC)
     out = [(head, ""), (lines[0], "")]
     for t, line in zip(tiles, lines[1:], strict=True):
-        out.append((line, "alarm" if t["alarms"] else "offline" if t["online"] is False else ""))
+        out.append((line, "alarm" if attention(t) else "offline" if t["online"] is False else ""))
+        problems = [p for p in t["condition"]["problems"] if p["level"] in ATTENTION]
+        if problems:   # what is wrong, in the board's words: the worst first
+            out.append((f"     {problems[0]['what']}", "alarm"))
     if not tiles:
         out.append(("(no table has published yet)", ""))
     if notices:

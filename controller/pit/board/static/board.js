@@ -220,8 +220,15 @@
   }
 
   // -- the stream ----------------------------------------------------------------------------
+  function live(why) {
+    connection.textContent = why ? `Live: redrawn, ${why}` : "Live";
+    connection.classList.remove("lost");
+  }
+
   function connect() {
     const source = new EventSource(pageTable ? `/events?table=${encodeURIComponent(pageTable)}` : "/events");
+    // A reconnect the server lets go on where it was (its Last-Event-ID) gets no snapshot: open is live.
+    source.onopen = () => live(null);
     source.addEventListener("snapshot", e => {
       const snap = JSON.parse(e.data);
       first = true;
@@ -235,22 +242,21 @@
         drawBoard();
       }
       first = false;
-      connection.textContent = "Live";
-      connection.classList.remove("lost");
+      live(snap.resync);     // after a reconnect that could not go on: why this screen was redrawn
     });
     source.addEventListener("patch", e => {
       const p = JSON.parse(e.data);
       if (pageTable) { if (p.table === pageTable) patchPage(p); } else if (p.tile) updateTile(p.tile); else removeTile(p.table);
     });
-    source.addEventListener("dropped", () => { connection.textContent = "Catching up…"; });
     source.onerror = () => {
       connection.textContent = "Connection lost: reconnecting…";
       connection.classList.add("lost");
       if (source.readyState !== EventSource.CLOSED) return;   // the browser retries by itself
-      // Refused (a login that expired, a server that restarted): ask why, then log in or retry.
+      // Refused (a login that expired, a server that restarted, a board at its connection cap):
+      // ask why, then log in or retry when it says.
       fetch("/api/tables", {credentials: "same-origin"}).then(r => {
         if (r.status === 401) location.href = "/login?next=" + encodeURIComponent(location.pathname);
-        else setTimeout(connect, 2000);
+        else setTimeout(connect, 1000 * Math.min(60, Math.max(2, +r.headers.get("Retry-After") || 2)));
       }, () => setTimeout(connect, 2000));
     };
   }
