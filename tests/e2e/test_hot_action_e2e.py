@@ -172,11 +172,11 @@ def test_demo_deals_ten_rounds_and_exits_0() -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert lines[-1].startswith("10 rounds in ") and lines[-1].endswith("0 missing, 0 duplicates")
-    assert sum(" Bank seat " in line for line in lines) == 10
+    assert sum(" Bank (seat " in line for line in lines) == 10
 
 
 def test_odds_command() -> None:
     proc = subprocess.run([*TABLECTL, "odds", "hot_action"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "simulated, 95 % interval" in proc.stdout
+    assert "house edge 1.719 %  (exact)" in proc.stdout and "simulated" not in proc.stdout
     assert "the Banker's hand dealt alone from a full shoe, exactly" in proc.stdout
