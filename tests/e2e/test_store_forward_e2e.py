@@ -25,6 +25,7 @@ from mqtt_support import EventLog, RunningBroker
 from sim_table import SimTable, sim_config_file
 
 from controller.shared.schemas import validate_event
+from controller.table.outbox import DRAIN_WINDOW
 
 TABLE = "bac-sim-01"
 BASE = f"casino/{TABLE}"
@@ -121,7 +122,9 @@ def test_broker_down_20_s_while_the_dealer_deals_loses_nothing(persistent_broker
     # undelivered in the journal and goes out at the next start, so it is not lost.
     pending = [s for s, _, d in rows if not d]
     assert pending == seqs[len(seqs) - len(pending):], f"undelivered in mid-stream: {pending[:10]}"
-    assert len(pending) < 50
+    # At most what the outbox lets be in flight at once (how many of those the stop's grace saw
+    # acknowledged depends on the machine's load: 100 on a loaded CI run, none on a quiet one).
+    assert len(pending) <= DRAIN_WINDOW
     pit.wait_seqs(seqs[-1])
     pit.close()
     envelopes = pit.events()
@@ -283,7 +286,9 @@ def test_sigkill_at_20_seeded_points_loses_and_reuses_nothing(tmp_path, broker: 
     # undelivered in the journal and goes out at the next start, so it is not lost.
     pending = [s for s, _, d in rows if not d]
     assert pending == seqs[len(seqs) - len(pending):], f"undelivered in mid-stream: {pending[:10]}"
-    assert len(pending) < 50
+    # At most what the outbox lets be in flight at once (how many of those the stop's grace saw
+    # acknowledged depends on the machine's load: 100 on a loaded CI run, none on a quiet one).
+    assert len(pending) <= DRAIN_WINDOW
     pit.wait_seqs(seqs[-1])
     pit.close()
     envelopes = [json.loads(text) for _, text, _ in rows]
