@@ -451,6 +451,22 @@ class Archive:
 
     # -- gaps ----------------------------------------------------------------------------
 
+    def gap_summary(self, most: int) -> dict[str, dict[str, list[int]]]:
+        """Each table's gaps that are not filled, as ``{table: {"open": [runs, seqs], "unfillable":
+        [runs, seqs]}}``, for the ``most`` tables missing the most seqs (the floor's health: the
+        board shows them; every instance's, since the gaps are the database's)."""
+        with self._tx() as cur:
+            rows = cur.execute(
+                "WITH g AS (SELECT table_id, status, count(*)::bigint AS runs, "
+                "  sum(last_seq - first_seq + 1)::bigint AS seqs FROM gaps "
+                "  WHERE status IN ('open', 'unfillable') GROUP BY table_id, status), "
+                "t AS (SELECT table_id FROM g GROUP BY table_id ORDER BY sum(seqs) DESC, table_id LIMIT %s) "
+                "SELECT g.table_id, g.status, g.runs, g.seqs FROM g JOIN t USING (table_id)", (most,)).fetchall()
+        out: dict[str, dict[str, list[int]]] = {}
+        for table, status, runs, seqs in rows:
+            out.setdefault(table, {})[status] = [int(runs), int(seqs)]
+        return out
+
     def check_gaps(self, table: str, horizon: int) -> GapCheck:
         """Record the holes in ``table``'s seqs from its ``archived_to`` up to ``horizon`` as open
         gaps, and close (as ``filled``) what of its open gaps has arrived since. ``horizon`` is a seq

@@ -54,6 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http", metavar="ADDR:PORT", help="serve the pit board here (127.0.0.1:8080: this machine only)")
     p.add_argument("--password-file", type=Path, metavar="FILE",
                    help="the pit board's password (needed when --http is not a loopback address)")
+    p.add_argument("--areas", type=Path, metavar="FILE",
+                   help="the board's map of pit areas: a TOML [areas] table of table id (or glob) = \"area\" "
+                        "(docs/pit-board.md); the floor is ordered and filtered by it")
     p.add_argument("--user", help="MQTT user name (config/acl: a pit-archive user)")
     p.add_argument("--mqtt-password-file", type=Path, metavar="FILE",
                    help="a file holding the MQTT password (never on the command line, where ps shows it)")
@@ -178,9 +181,14 @@ def cmd_pit(args: argparse.Namespace) -> int:
                          tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
     picture = None
     if http is not None:
+        from controller.pit.board.areas import Areas, AreasError
         from controller.pit.board.picture import Picture
 
-        picture = Picture()
+        try:
+            areas = Areas.load(args.areas) if args.areas is not None else None
+        except AreasError as exc:
+            return _fail(str(exc), 2)
+        picture = Picture(areas=areas)
         service.add_observer(picture)
     stop = StopSignal()   # before any thread starts; left installed while the service stops
     server: Any = None

@@ -68,7 +68,14 @@ from controller.shared.mqtt_socket import tcp_no_delay
 log = logging.getLogger(__name__)
 
 Observer = Callable[[str, str, dict], None]
-"""``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers")."""
+"""``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers");
+``pit`` with a pit service's client id for ``table``: that service's status, its health (issue 21.4)."""
+
+PIT = "_pit"
+"""The pit services' own level under the prefix: ``<prefix>/_pit/<client id>/status``."""
+GAP_TABLES = 200
+"""Tables whose gaps a status lists at most (those missing the most seqs first)."""
+_CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 _DAMAGED = re.compile(r"event seq (\d+) cannot be read from the journal")
 
@@ -134,6 +141,8 @@ class _Pending:
 
     event: ArchivedEvent
     acks: list[_Ack]
+    since: float = field(default_factory=time.time)
+    """When it arrived (wall clock): the archive's lag is how long the oldest has waited."""
 
 
 @dataclass
@@ -203,6 +212,13 @@ class PitService:
         self._db_retry_at: float | None = None
         self._status_at = 0.0
         self._status_sent: dict[str, Any] | None = None
+        self._health_told: dict[str, Any] | None = None
+        self._gaps: dict[str, dict[str, list[int]]] | None = None
+        """Each table's gaps not filled, as the archive holds them (every instance's), read at most
+        once a status interval; None before the first read, or without an archive."""
+        self._gaps_at = 0.0
+        self._commit_lag = 0.0
+        """The longest an event waited for its commit since the last status (seconds)."""
         self._ids = itertools.count(1)
         self._started = time.time()
         self._count_lock = threading.Condition()
@@ -328,7 +344,8 @@ class PitService:
         if self.group:
             events = f"$share/{self.group}/{events}"
         return [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
-                (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+                (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1)),
+                (f"{self.prefix}/{PIT}/+/status", SubscribeOptions(qos=1))]
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
@@ -430,6 +447,7 @@ class PitService:
                 self._pump(t, time.monotonic())
         elif item[0] == "disconnected":
             log.warning("pit service: disconnected from %s:%d (%s); reconnecting", self.host, self.port, item[1])
+            self._maybe_publish_status(time.monotonic(), force=True)   # the board says the broker is away
 
     def _next_wake(self) -> float | None:
         """The nearest deadline. A table's checks and requests wait while the database is away (its
@@ -446,6 +464,8 @@ class PitService:
     # -- messages ------------------------------------------------------------------------
 
     def _message(self, msg: _Message) -> None:
+        if msg.topic.startswith(f"{self.prefix}/{PIT}/"):
+            return self._pit_message(msg)
         try:
             topic = parse_topic(self.prefix, msg.topic)
         except Bad as bad:
@@ -476,6 +496,24 @@ class PitService:
         except Bad as bad:
             self._count(f"bad_{what}")
             self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
+
+    def _pit_message(self, msg: _Message) -> None:
+        """A pit service's retained status (this one's own too, back from the broker): handed to the
+        observers as ``pit``, so that a board shows every instance's health, a board-only one too."""
+        self._done(msg.ack)
+        rest = msg.topic[len(self.prefix) + len(PIT) + 2:].split("/")
+        try:
+            if len(rest) != 2 or rest[1] != "status" or not _CLIENT_ID.fullmatch(rest[0]):
+                raise Bad("", "not a pit service's status topic")
+            payload = parse_object(msg.payload)
+            if payload and payload.get("client_id") != rest[0]:
+                raise Bad("", "its client_id is not its topic's")
+        except Bad as bad:
+            self._count("bad_status")
+            return self._warn("pit service: %s dropped: %s", msg.topic[:200], bad.reason)
+        if rest[0] == self.client_id and payload:
+            return None   # told first hand, with the broker's state (_maybe_publish_status)
+        self._tell(rest[0], "pit", payload)
 
     def _event(self, t: _Table, kind: str, msg: _Message) -> None:
         now = time.monotonic()
@@ -641,7 +679,9 @@ class PitService:
             self._set("events_held", len(pending))
             return self._db_lost(exc)
         self._pending, self._rejects, self._statuses = {}, [], {}
+        committed = time.time()
         for p in pending.values():
+            self._commit_lag = max(self._commit_lag, committed - p.since)
             for ack in p.acks:
                 ack.ready = True
         for _, ack in rejects:
@@ -886,25 +926,49 @@ class PitService:
         log.warning(fmt, *args)
 
     def _own_status(self, online: bool) -> dict[str, Any]:
+        held = min((p.since for p in self._pending.values()), default=None) if online else None
         return {"online": online, "client_id": self.client_id, "group": self.group,
                 "archive": self.archive.where if self.archive is not None else None,
                 "db": ("up" if self._db_up else "down") if self.archive is not None else None,
-                "started": self._started, "ts": time.time(), "counters": self.counters()}
+                "started": self._started, "ts": time.time(), "counters": self.counters(),
+                "held_since": held, "commit_lag": round(self._commit_lag, 3) if online else None,
+                "gaps": self._gaps if online else None}
+
+    def _read_gaps(self, now: float) -> None:
+        """Each table's gaps not filled, from the archive (so every instance's), at most once a
+        status interval: the floor's health (issue 21.4)."""
+        if self.archive is None or not self._db_up or now < self._gaps_at:
+            return
+        self._gaps_at = now + self.tuning.status_interval
+        try:
+            self._gaps = self.archive.gap_summary(GAP_TABLES)
+        except ArchiveDown as exc:
+            self._db_lost(exc)
+        except ArchiveError as exc:
+            self._warn("pit service: the gaps could not be read for the status: %s", exc)
 
     def _maybe_publish_status(self, now: float, force: bool) -> None:
-        """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an interval."""
+        """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an
+        interval; and the same, with whether the broker is there, to this process's observers (the
+        board's summary of the pit's health), even while the broker is away."""
+        if not force and now < self._status_at:
+            return
+        self._read_gaps(now)
+        status = self._own_status(online=True)
+        same_as = {k: v for k, v in status.items() if k != "ts"}
+        told = {**same_as, "broker": "connected" if self._connected else "disconnected"}
+        if told != self._health_told:
+            self._health_told = told
+            self._tell(self.client_id, "pit", {**status, "broker": told["broker"]})
         if not self._connected:
             self._status_at = 0.0  # published again on the next connect
             return
-        if not force and now < self._status_at:
-            return
-        status = self._own_status(online=True)
-        same = {k: v for k, v in status.items() if k != "ts"} == self._status_sent
-        if same and not force:
+        if same_as == self._status_sent and not force:
             self._status_at = 0.0
             return
         self.client.publish(self.status_topic, json.dumps(status), qos=1, retain=True)
-        self._status_sent = {k: v for k, v in status.items() if k != "ts"}
+        self._status_sent = same_as
+        self._commit_lag = 0.0
         self._status_at = now + self.tuning.status_interval
 
 

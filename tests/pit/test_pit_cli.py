@@ -153,6 +153,7 @@ def test_a_newer_schema_is_one_line(pg_url):
     (["--db", "postgresql://x@h/d", "--broker", "host:port"], "port must be a number"),
     (["--db", "postgresql://x@h/d", "--mqtt-password-file", "/nonexistent/pw"], "--mqtt-password-file"),
     (["--db", "postgresql://x@h/d", "--client-id", "a b"], "--client-id"),
+    (["--http", "127.0.0.1:8999", "--areas", "/nonexistent/areas.toml"], "--areas /nonexistent/areas.toml: No such file"),
 ])
 def test_bad_options_are_one_line_each(args, words):
     _one_line(_run(*args), 2, words)
