@@ -45,6 +45,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from controller.pit import acks
 from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
 from controller.pit.checks import (
     CATEGORIES,
@@ -72,7 +73,9 @@ Observer = Callable[[str, str, dict], None]
 ``pit`` with a pit service's client id for ``table``: that service's status, its health (issue 21.4)."""
 
 PIT = "_pit"
-"""The pit services' own level under the prefix: ``<prefix>/_pit/<client id>/status``."""
+"""The pit services' own level under the prefix: ``<prefix>/_pit/<client id>/status``, ``<prefix>/_pit/ack``."""
+BOARD_COMMANDS = ("void", "resume")
+"""The commands a pit service sends a table for its board's users (issue 22), besides cmd/replay."""
 GAP_TABLES = 200
 """Tables whose gaps a status lists at most (those missing the most seqs first)."""
 _CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -107,6 +110,19 @@ class Tuning:
     """Seconds an event of a table with no status yet waits for one (the retained status can come
     after a persistent session's queued events) before it is refused as an unknown table."""
     keepalive: int = 30
+
+
+class CommandFailed(Exception):
+    """A board's command or acknowledgement could not be sent, or the table did not answer in time:
+    one line for the person who asked (nothing is known to have been done)."""
+
+
+@dataclass
+class _Waiter:
+    """A board's command waiting for its table's reply."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: dict | None = None
 
 
 class PitError(Exception):
@@ -226,7 +242,11 @@ class PitService:
             ("received", "events_archived", "events_duplicate", "events_held", "rejected", *CATEGORIES,
              "bad_status", "bad_state", "bad_reply", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
              "gaps_unfillable", "gaps_open", "replay_requests", "replay_refused", "replay_failed", "db_lost",
-             "observer_errors", "internal_errors", "mqtt_connects"), 0)
+             "observer_errors", "internal_errors", "mqtt_connects", "acks", "bad_ack", "board_commands"), 0)
+        self._ack_rows: list[tuple[acks.Ack, _Ack | None]] = []
+        """Acknowledgements (from any board, through the broker) waiting for the archive."""
+        self._waiters: dict[tuple[str, str, str], _Waiter] = {}
+        self._waiters_lock = threading.Lock()
         self._gen_lock = threading.Lock()
         self._gen = 0
         self._connected = False
@@ -304,6 +324,48 @@ class PitService:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def acknowledge(self, ack: acks.Ack, timeout: float = 5.0) -> None:
+        """Publish a board's acknowledgement on ``<prefix>/_pit/ack`` (QoS 1) and wait for the
+        broker to take it; every pit service (this one too) then archives it once and hands it to
+        its board (observer kind ``ack``). :class:`CommandFailed` when the broker did not take it.
+        Any thread (the board's pool)."""
+        self._publish(f"{self.prefix}/{acks.TOPIC}", ack.to_json(), timeout, "the acknowledgement")
+
+    def command(self, table: str, name: str, args: dict[str, Any], timeout: float = 8.0) -> dict[str, Any]:
+        """Send a board user's ``cmd/<name>`` (void, resume) to ``table`` and wait for its reply
+        (the reply's JSON); :class:`CommandFailed` when it could not be sent or no reply came in
+        time. ``args`` carries the request's ``id``. Any thread (the board's pool)."""
+        if name not in BOARD_COMMANDS:
+            raise ValueError(f"a board sends no cmd/{name}")
+        key = (table, name, str(args["id"]))
+        waiter = _Waiter()
+        with self._waiters_lock:
+            self._waiters[key] = waiter
+        try:
+            start = time.monotonic()
+            self._publish(f"{self.prefix}/{table}/cmd/{name}", args, timeout, f"cmd/{name}")
+            self._count("board_commands")
+            if not waiter.done.wait(max(0.0, timeout - (time.monotonic() - start))):
+                raise CommandFailed(f"table {table} did not answer cmd/{name} within {timeout:g} s: it may still "
+                                    f"carry it out (its round number guards against a second time); look at the "
+                                    f"table before sending it again")
+            assert waiter.reply is not None
+            return waiter.reply
+        finally:
+            with self._waiters_lock:
+                self._waiters.pop(key, None)
+
+    def _publish(self, topic: str, body: dict[str, Any], timeout: float, what: str) -> None:
+        if not self._connected:   # paho would keep it and send it whenever the broker is back: not later than asked
+            raise CommandFailed(f"{what} was not sent: the pit service is not connected to the broker")
+        info = self.client.publish(topic, json.dumps(body), qos=1)
+        try:
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError) as exc:
+            raise CommandFailed(f"{what} was not sent: {exc}") from None
+        if not info.is_published():
+            raise CommandFailed(f"the broker did not take {what} within {timeout:g} s")
+
     def counters(self) -> dict[str, int]:
         with self._count_lock:
             return dict(self._counts)
@@ -345,7 +407,9 @@ class PitService:
             events = f"$share/{self.group}/{events}"
         return [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
                 (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1)),
-                (f"{self.prefix}/{PIT}/+/status", SubscribeOptions(qos=1))]
+                (f"{self.prefix}/{PIT}/+/status", SubscribeOptions(qos=1)),
+                (f"{self.prefix}/{acks.TOPIC}", SubscribeOptions(qos=1)),
+                *((f"{self.prefix}/+/cmd/{name}/reply", SubscribeOptions(qos=1)) for name in BOARD_COMMANDS)]
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
@@ -492,16 +556,19 @@ class PitService:
             t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing
             if what == "state":
                 return self._state(t, topic.table, check_retained("state", topic.table, payload))
-            return self._reply(t, check_reply(payload)) if t is not None else None
+            return self._reply(t, check_reply(payload), topic.kind or "replay") if t is not None else None
         except Bad as bad:
             self._count(f"bad_{what}")
             self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
 
     def _pit_message(self, msg: _Message) -> None:
         """A pit service's retained status (this one's own too, back from the broker): handed to the
-        observers as ``pit``, so that a board shows every instance's health, a board-only one too."""
-        self._done(msg.ack)
+        observers as ``pit``, so that a board shows every instance's health, a board-only one too.
+        An acknowledgement: checked, archived once, handed to the observers as ``ack``."""
+        if msg.topic == f"{self.prefix}/{acks.TOPIC}":
+            return self._ack_message(msg)
         rest = msg.topic[len(self.prefix) + len(PIT) + 2:].split("/")
+        self._done(msg.ack)
         try:
             if len(rest) != 2 or rest[1] != "status" or not _CLIENT_ID.fullmatch(rest[0]):
                 raise Bad("", "not a pit service's status topic")
@@ -514,6 +581,21 @@ class PitService:
         if rest[0] == self.client_id and payload:
             return None   # told first hand, with the broker's state (_maybe_publish_status)
         self._tell(rest[0], "pit", payload)
+
+    def _ack_message(self, msg: _Message) -> None:
+        try:
+            ack = acks.parse(parse_object(msg.payload))
+        except (Bad, acks.AckError) as exc:
+            self._done(msg.ack)
+            self._count("bad_ack")
+            return self._warn("pit service: an acknowledgement on %s dropped: %s", msg.topic[:200],
+                              exc.reason if isinstance(exc, Bad) else exc)
+        self._count("acks")
+        if self.archive is not None:
+            self._ack_rows.append((ack, msg.ack))   # acknowledged to the broker once stored
+        else:
+            self._done(msg.ack)
+        self._tell(ack.table, "ack", ack.to_json())
 
     def _event(self, t: _Table, kind: str, msg: _Message) -> None:
         now = time.monotonic()
@@ -618,7 +700,14 @@ class PitService:
         self._tell(t.name, "state", state)
         self._touched.add(t.name)
 
-    def _reply(self, t: _Table, reply: dict) -> None:
+    def _reply(self, t: _Table, reply: dict, command: str = "replay") -> None:
+        if command != "replay":
+            with self._waiters_lock:
+                waiter = self._waiters.get((t.name, command, str(reply["id"])))
+            if waiter is not None and reply.get("command") == command:
+                waiter.reply = reply
+                waiter.done.set()
+            return None
         out = t.replays.out
         if out is None or out.phase != "asked" or reply["id"] != out.id:
             return  # another pit client's, or a late answer to a request given up
@@ -667,18 +756,22 @@ class PitService:
     def _flush(self) -> None:
         """The waiting events, rejects and statuses in one transaction; then their PUBACKs are owed,
         and the tables they touched are looked at for gaps (after the grace)."""
-        if self.archive is None or not self._db_up or not (self._pending or self._rejects or self._statuses):
+        if self.archive is None or not self._db_up or not (self._pending or self._rejects or self._statuses
+                                                            or self._ack_rows):
             self._set("events_held", len(self._pending))
             self._look_at_touched()
             return
-        pending, rejects, statuses = self._pending, self._rejects, self._statuses
-        batch = Batch([p.event for p in pending.values()], [r for r, _ in rejects], dict(statuses))
+        pending, rejects, statuses, ack_rows = self._pending, self._rejects, self._statuses, self._ack_rows
+        batch = Batch([p.event for p in pending.values()], [r for r, _ in rejects], dict(statuses),
+                      [a for a, _ in ack_rows])
         try:
             stored = self.archive.store(batch)
         except ArchiveError as exc:
             self._set("events_held", len(pending))
             return self._db_lost(exc)
-        self._pending, self._rejects, self._statuses = {}, [], {}
+        self._pending, self._rejects, self._statuses, self._ack_rows = {}, [], {}, []
+        for _, ack in ack_rows:
+            self._done(ack)
         committed = time.time()
         for p in pending.values():
             self._commit_lag = max(self._commit_lag, committed - p.since)
