@@ -122,3 +122,25 @@ def screenshot(driver: Any, name: str) -> Path:
     assert driver.save_screenshot(str(path)), "chromium took no screenshot"
     print(f"board screenshot: {path}")
     return path
+
+
+def log_in(driver: Any, url: str, user: str, password: str, then: str = "/") -> None:
+    """Log in on the board's form, as a person does, and land on ``then``."""
+    from urllib.parse import quote
+
+    driver.get(f"{url}/login?next={quote(then, safe='/')}")
+    driver.find_element("id", "user").send_keys(user)
+    field = driver.find_element("id", "password")
+    field.send_keys(password)
+    field.submit()
+    until(driver, "return location.pathname === arguments[0] && !!document.getElementById('who')", then)
+
+
+def confirm(driver: Any, fields: dict[str, str] | None = None) -> str:
+    """Fill the open confirmation dialog's ``fields`` (id -> text), confirm, and give what the board
+    said (the dialog's answer line once it is not "Sending…")."""
+    for field, text in (fields or {}).items():
+        driver.find_element("id", field).send_keys(text)
+    driver.find_element("id", "confirm-go").click()
+    return until(driver, "const s = document.getElementById('confirm-said'); "
+                         "return s && s.textContent && s.textContent !== 'Sending…' && s.textContent")

@@ -255,3 +255,78 @@ def wait_picture(picture: Any, predicate: Callable[[], Any], what: str, timeout:
             client.take(left)
     finally:
         picture.unsubscribe(client)
+
+
+USERS = {"ann": ("supervisor", "ann's Corr3ct horse"), "vic": ("viewer", "vic's battery st4ple"),
+         "ada": ("admin", "ada's admin pa55")}
+"""The board's users in the tests: name -> (role, password)."""
+
+
+def users_file(folder: Any) -> Any:
+    """A users file (controller.pit.board.users) with :data:`USERS`, in ``folder``."""
+    from pathlib import Path
+
+    from controller.pit.board.users import Users
+
+    users = Users(Path(folder) / "board-users")
+    for name, (role, password) in USERS.items():
+        users.add(name, role, password)
+    users.save()
+    return users.path
+
+
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kw: Any) -> None:
+        return None   # a 303 is the answer a test looks at, not a page to follow
+
+
+class BoardClient:
+    """One browser's worth of the board over HTTP, as a test drives it: its cookies (the session and
+    the device cookies a login gives), its CSRF token (from /api/me), its own address as a trusted
+    proxy would forward it (``forwarded_for``)."""
+
+    def __init__(self, url: str, forwarded_for: str | None = None) -> None:
+        self.url = url
+        self.cookies: dict[str, str] = {}
+        self.csrf: str | None = None
+        self.forwarded_for = forwarded_for
+        self.opener = urllib.request.build_opener(_Keep)
+
+    def request(self, path: str, form: dict | None = None, *, headers: dict | None = None,
+                cookies: bool = True) -> tuple[int, dict, bytes]:
+        import urllib.error
+        import urllib.parse
+
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        req = urllib.request.Request(self.url + path, data=data, headers=dict(headers or {}))
+        if cookies and self.cookies:
+            req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if self.forwarded_for:
+            req.add_header("X-Forwarded-For", self.forwarded_for)
+        try:
+            with self.opener.open(req, timeout=30) as resp:
+                status, head, body = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as exc:
+            status, head, body = exc.code, exc.headers, exc.read()
+        for cookie in head.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";")[0].partition("=")
+            if value:
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+        return status, dict(head), body
+
+    def login(self, user: str | None, password: str) -> int:
+        form = {"password": password, "next": "/"}
+        if user is not None:
+            form["user"] = user
+        status, _, _ = self.request("/login", form)
+        if status == 303:
+            self.csrf = json.loads(self.request("/api/me")[2])["csrf"]
+        return status
+
+    def post(self, path: str, form: dict, *, token: bool = True, headers: dict | None = None) -> tuple[int, dict]:
+        """A state-changing request as the board's page sends it: its CSRF token in a header."""
+        extra = {"X-CSRF-Token": self.csrf} if token and self.csrf else {}
+        status, _, body = self.request(path, form, headers={**extra, **(headers or {})})
+        return status, json.loads(body) if body.startswith(b"{") else {}

@@ -69,6 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--users-file", type=Path, metavar="FILE",
                    help="the pit board's named users and their roles (tablectl pit user ...): each logs in as "
                         "themselves, and a void or an acknowledgement is theirs")
+    p.add_argument("--trusted-proxy", metavar="ADDR[,ADDR...]", default="",
+                   help="the board's TLS proxy (addresses or networks): its X-Forwarded-For names the browser the "
+                        "login's brakes count, and its X-Forwarded-Proto https makes the cookies Secure")
     actions = p.add_subparsers(dest="pit_action", metavar="[user]")
     u = actions.add_parser("user", help="the pit board's users: add, password, role, remove, list")
     u_actions = u.add_subparsers(dest="user_action", required=True, metavar="ACTION")
@@ -152,6 +155,13 @@ def cmd_pit(args: argparse.Namespace) -> int:
         return _fail(f"--client-id {client_id!r}: letters, digits, '.', '_' and '-', at most 64", 2)
     if args.db is None and args.http is None:
         return _fail("nothing to do: give --db URL (the archive), --http ADDR:PORT (the board), or both", 2)
+    if args.http is None and (args.users_file or args.areas or args.trusted_proxy or args.password_file):
+        return _fail("--users-file, --password-file, --areas and --trusted-proxy are the board's: give --http too", 2)
+    from controller.pit.board.throttle import parse_trusted
+    try:
+        trusted = parse_trusted(args.trusted_proxy)
+    except ValueError as exc:
+        return _fail(f"--trusted-proxy: {exc}", 2)
     http = None
     if args.http is not None:
         try:
@@ -197,7 +207,8 @@ def cmd_pit(args: argparse.Namespace) -> int:
         # anything connects.
         from controller.pit.board import web
         try:
-            server = web.serve(picture, http[0], http[1], args.password_file)
+            server = web.serve(picture, http[0], http[1], args.password_file, users_file=args.users_file,
+                               link=service, trusted_proxies=tuple(trusted))
         except web.BoardError as exc:
             return _fail(f"--http: {exc}", 2)
     try:

@@ -192,7 +192,7 @@ def test_one_process_archives_and_serves_the_board_of_what_it_archives(broker, p
 
 
 def test_the_board_beyond_this_machine_without_a_password_is_one_line(pg_url):
-    _one_line(_run("--db", pg_url, "--http", f"0.0.0.0:{_free_port()}"), 2, "without a password")
+    _one_line(_run("--db", pg_url, "--http", f"0.0.0.0:{_free_port()}"), 2, "without a login: give --users-file FILE or --password-file FILE")
 
 
 def test_a_board_port_in_use_is_one_line(pg_url):

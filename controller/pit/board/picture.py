@@ -389,20 +389,50 @@ class Picture:
 
     def _ack(self, t: _Table, body: dict) -> set[str] | None:
         """An acknowledgement (controller.pit.acks, checked by whoever hands it over): on its alarm,
-        or kept until the alarm comes (a replay) -- a few hundred per table at most."""
+        or kept until the alarm comes (a replay) -- a few hundred per table at most. One that names
+        another alarm code than the alarm's (a table's seq started again; a forgery) is left out, and
+        so is one older than the alarm's acknowledgement already (a message replayed): the newest
+        acknowledgement is the alarm's owner."""
         seq = _int(body.get("alarm_seq"))
         if seq is None:
             self.ignored += 1
             return None
-        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee")}
+        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee", "code")}
         for alarm in t.log:
             if alarm.seq == seq:
-                alarm.ack = ack
-                return {"alarm_log"}
-        t.acks_waiting[seq] = ack
-        while len(t.acks_waiting) > ACKS_WAITING:
-            del t.acks_waiting[min(t.acks_waiting)]
+                return {"alarm_log"} if self._own(alarm, ack) else None
+        if len(t.acks_waiting) < ACKS_WAITING or seq > min(t.acks_waiting):
+            older = t.acks_waiting.get(seq)
+            if older is None or _newer(ack, older):
+                t.acks_waiting[seq] = ack
+            while len(t.acks_waiting) > ACKS_WAITING:
+                del t.acks_waiting[min(t.acks_waiting)]
         return None
+
+    def _own(self, alarm: _Alarm, ack: dict[str, Any]) -> bool:
+        """Put ``ack`` on ``alarm`` if it is this alarm's and newer than the one it has."""
+        if ack.get("code") != alarm.code:
+            self.ignored += 1
+            return False
+        if alarm.ack is not None and not _newer(ack, alarm.ack):
+            return False
+        alarm.ack = ack
+        return True
+
+    def open_alarm(self, table: str, seq: int) -> dict[str, Any] | None:
+        """Table ``table``'s alarm ``seq`` while it is open (its code and its acknowledgement, if
+        any): what a board's acknowledgement may name. None for an alarm cleared, or never seen."""
+        with self._lock:
+            t = self._tables.get(table)
+            alarm = next((a for a in t.alarms if a.seq == seq and a.cleared is None), None) if t else None
+            return None if alarm is None else {"code": alarm.code, "ack": dict(alarm.ack) if alarm.ack else None}
+
+    def now(self, table: str) -> dict[str, Any] | None:
+        """What table ``table`` is doing now (online, state, round), for a board's command; None
+        for a table not seen."""
+        with self._lock:
+            t = self._tables.get(table)
+            return None if t is None else {"online": t.online, "state": t.state, "round": t.round}
 
     def _pit(self, instance: str, body: dict) -> None:
         """A pit service's status (docs/pit.md, "The service's status"): its health for the board's
@@ -528,8 +558,10 @@ class Picture:
                 self._clear(t, lambda a: a.severity in ("warning", "fault"), "the round was voided", seq)
         elif kind == "alarm":
             alarm = _Alarm(_text(data.get("code"), 60) or "alarm", _severity(data.get("severity")),
-                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts,
-                           ack=t.acks_waiting.pop(seq, None))
+                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts)
+            waiting = t.acks_waiting.pop(seq, None)
+            if waiting is not None:
+                self._own(alarm, waiting)
             t.log.append(alarm)
             if live:
                 t.alarms = [a for a in t.alarms if a.code != alarm.code] + [alarm]
@@ -744,6 +776,12 @@ def _take_devices(t: _Table, devices: dict, ts: float | None) -> None:
             t.device_faults.setdefault(name, ("a fault", ts))
         elif status == "online":
             t.device_faults.pop(name, None)
+
+
+def _newer(ack: dict[str, Any], than: dict[str, Any]) -> bool:
+    """Whether ``ack`` came after ``than`` (by when it was made; the same one again is not newer)."""
+    a, b = _ts(ack.get("ts")) or 0.0, _ts(than.get("ts")) or 0.0
+    return ack.get("id") != than.get("id") and (a, str(ack.get("id"))) > (b, str(than.get("id")))
 
 
 def _gap_map(gaps: dict) -> dict[str, dict[str, list[int]]]:

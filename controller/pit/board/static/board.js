@@ -20,6 +20,8 @@
   let gone = false;             // the table's page: it was taken off the floor while watched
   const announced = new Set();  // "table:seq" of alarms already said aloud
   let first = true;
+  // Who is logged in, what they may do, and the session's CSRF token (GET /api/me).
+  let me = {user: null, role: "viewer", csrf: null, login: false, may: {}};
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -87,14 +89,25 @@
     return list.map(t => [floorKey(t), t]).sort((x, y) => compareKeys(x[0], y[0])).map(x => x[1]);
   }
 
-  function alarmItem(table, a) {
-    const cls = "alarm " + (SEVERITY[a.severity] ? a.severity : "warning") + (a.cleared ? " cleared" : "");
-    return el("li", {class: cls, "data-key": `alarm:${table}:${a.seq}`, "data-code": a.code},
+  function ackLine(ack) {
+    if (!ack) return null;
+    return el("span", {class: "ack", "data-ack": ack.id},
+      `Acknowledged by ${ack.by}`, ageNode(ack.ts, " "), " ago",
+      ack.assignee ? `, assigned to ${ack.assignee}` : "", ack.note ? ": " : "",
+      ack.note ? el("q", {class: "note", text: ack.note}) : null);
+  }
+
+  function alarmItem(table, a, actions) {
+    const cls = "alarm " + (SEVERITY[a.severity] ? a.severity : "warning") + (a.cleared ? " cleared" : "") +
+      (a.ack ? " acked" : "");
+    return el("li", {class: cls, "data-key": `alarm:${table}:${a.seq}`, "data-code": a.code,
+                     "data-acked": a.ack ? a.ack.id : null},
       el("span", {class: "sev", text: (SEVERITY[a.severity] || "ALARM") + (a.cleared ? " (cleared)" : "")}),
       " ", el("span", {class: "code", text: a.code}), ": ", el("span", {class: "message", text: a.message}),
       a.cleared ? null : ageNode(a.ts, " · "),
       a.action ? el("span", {class: "action", text: "Action: " + a.action}) : null,
-      a.cleared ? el("span", {class: "cleared-why", text: " — " + a.cleared}) : null);
+      a.cleared ? el("span", {class: "cleared-why", text: " — " + a.cleared}) : null,
+      ackLine(a.ack), actions ? ackButton(table, a) : null);
   }
 
   function stateWord(t) {
@@ -119,6 +132,103 @@
   function clickable(node, id) {
     node.addEventListener("click", e => { if (!e.target.closest("a, button, dialog, form")) openTable(id); });
     node.addEventListener("keydown", e => { if (e.key === "Enter" && e.target === node) openTable(id); });
+  }
+
+
+  // -- what a supervisor may do: acknowledge an alarm, void or resume a round --------------------
+  // Each asks first (a dialog saying exactly what will be done), then POSTs with the session's CSRF
+  // token; the board's answer (or the table's refusal) is shown in the dialog. An acknowledgement
+  // reaches this page as it reaches every board: through the stream, not from this answer.
+  function post(path, fields) {
+    return fetch(path, {method: "POST", credentials: "same-origin",
+                        headers: {"X-CSRF-Token": me.csrf || "", "Content-Type": "application/x-www-form-urlencoded"},
+                        body: new URLSearchParams(fields).toString()})
+      .then(r => r.json().then(body => ({ok: r.ok, status: r.status, body}), () => ({ok: false, status: r.status,
+                                                                                      body: {error: r.statusText}})));
+  }
+
+  function ask(title, lines, fields, confirmWord, send) {
+    const dialog = el("dialog", {class: "confirm", id: "confirm", "aria-labelledby": "confirm-title"});
+    const said = el("p", {class: "said", role: "status", id: "confirm-said"});
+    const go = el("button", {type: "submit", class: "danger", id: "confirm-go", text: confirmWord});
+    const form = el("form", {method: "dialog"},
+      el("h2", {id: "confirm-title", text: title}), ...lines.map(l => el("p", {text: l})), ...fields, said,
+      el("p", {class: "buttons"}, go, " ", el("button", {type: "button", id: "confirm-cancel", text: "Cancel"})));
+    form.querySelector("#confirm-cancel").addEventListener("click", () => dialog.close());
+    form.addEventListener("submit", e => {
+      e.preventDefault();
+      go.disabled = true;
+      said.textContent = "Sending…";
+      send(form).then(({ok, body}) => {
+        said.textContent = ok ? "Done." : (body.error || "refused");
+        said.className = "said " + (ok ? "done" : "refused");
+        if (ok) setTimeout(() => dialog.close(), 800); else go.disabled = false;
+      }, () => { said.textContent = "The board did not answer: nothing is known to have been done."; go.disabled = false; });
+    });
+    dialog.append(form);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  function field(label, id, input) {
+    return el("p", {}, el("label", {for: id, text: label}), " ", input);
+  }
+
+  function ackButton(table, a) {
+    if (!me.may.acknowledge || a.cleared) return null;
+    const button = el("button", {type: "button", class: "act ack-button", "data-action": "ack", "data-seq": a.seq,
+                                 text: a.ack ? "Acknowledge again" : "Acknowledge"});
+    button.addEventListener("click", e => {
+      e.stopPropagation();
+      const note = el("textarea", {id: "ack-note", name: "note", maxlength: "500", rows: "3"});
+      const assignee = el("input", {id: "ack-assignee", name: "assignee", maxlength: "32", autocomplete: "off",
+                                    pattern: "[a-z][a-z0-9_.\\-]{0,31}", spellcheck: "false"});
+      ask(`Acknowledge ${SEVERITY[a.severity] || "ALARM"} ${a.code} at table ${table}?`,
+          [a.message, a.ack ? `Acknowledged already by ${a.ack.by}: yours replaces it.` : "It stays open until the table goes on.",
+           `As ${me.user}.`],
+          [field("Note (optional)", "ack-note", note), field("Assign to (optional, a user's name)", "ack-assignee", assignee)],
+          "Acknowledge",
+          () => post("/api/ack", {table, seq: a.seq, note: note.value, assignee: assignee.value,
+                                  replaces: a.ack ? a.ack.id : ""}));
+    });
+    return button;
+  }
+
+  function roundButtons(t) {
+    const inRound = ["betting", "dealing", "fault"].includes(t.state);
+    if (!pageTable || t.online !== true || t.round == null || !inRound) return null;
+    const out = [];
+    if (me.may.void) {
+      const b = el("button", {type: "button", class: "act danger", "data-action": "void", text: `Void round ${t.round}`});
+      b.addEventListener("click", () => {
+        const reason = el("input", {id: "void-reason", name: "reason", maxlength: "200", required: true});
+        ask(`Void round ${t.round} of table ${t.table}?`,
+            ["The table voids the round it is dealing, if it is still this one; the void is recorded as yours, " +
+             `pit:${me.user}.`],
+            [field("Reason", "void-reason", reason)], `Void round ${t.round}`,
+            () => post("/api/void", {table: t.table, round: t.round, reason: reason.value}));
+      });
+      out.push(b);
+    }
+    if (me.may.resume && t.state === "fault") {
+      const b = el("button", {type: "button", class: "act", "data-action": "resume", text: `Resume round ${t.round}`});
+      b.addEventListener("click", () => ask(`Resume round ${t.round} of table ${t.table}?`,
+        ["The table leaves its fault and deals on (a card it could not place is burned); recorded as yours, " +
+         `pit:${me.user}.`], [], `Resume round ${t.round}`,
+        () => post("/api/resume", {table: t.table, round: t.round})));
+      out.push(b);
+    }
+    return out.length ? el("p", {class: "actions"}, ...out) : null;
+  }
+
+  function userBar() {
+    const bar = document.getElementById("who") || el("p", {id: "who", class: "who"});
+    if (!me.login) { bar.replaceChildren(); return; }
+    const form = el("form", {method: "post", action: "/logout", class: "logout"},
+      el("input", {type: "hidden", name: "csrf", value: me.csrf || ""}), el("button", {type: "submit", text: "Log out"}));
+    bar.replaceChildren(el("span", {text: me.user ? `${me.user} (${me.role})` : `shared login (${me.role})`}), " ", form);
+    if (!bar.isConnected) connection.after(bar);
   }
 
   // -- a detailed tile (a table's page, and the floor's ?view=tiles) ------------------------------
@@ -148,12 +258,14 @@
         ...problems.map(p => el("li", {class: "problem " + p.level},
           el("span", {class: "sev", text: LEVEL_WORD[p.level] || p.level.toUpperCase()}), " ", p.what,
           ageNode(p.since, " · ")))) : null,
-      alarms.length ? el("ul", {class: "alarms", "aria-label": "Open alarms"}, ...alarms.map(a => alarmItem(id, a))) : null,
+      alarms.length ? el("ul", {class: "alarms", "aria-label": "Open alarms"},
+        ...alarms.map(a => alarmItem(id, a, !!pageTable))) : null,
       el("p", {class: "line state"}, el("span", {class: "label", text: "State "}), state,
         t.round != null ? el("span", {class: "label", text: "  ·  Round "}) : null, t.round != null ? t.round : null,
         t.player_dealer != null ? el("span", {class: "label", text: "  ·  Player-dealer seat "}) : null,
         t.player_dealer != null ? t.player_dealer : null),
       el("p", {class: "line prompt", "data-prompt": ""}, el("span", {class: "label", text: "Next: "}), t.prompt || "—"),
+      roundButtons(t),
       t.gaps ? el("p", {class: "line gaps", text: "Archive: " + gapWords(t.gaps)}) : null,
       (t.cleared || []).length ? el("ul", {class: "recent", "aria-label": "Alarms cleared lately"},
         ...t.cleared.map(a => el("li", {title: a.message, text: `Cleared ${a.severity} ${a.code}: ${a.cleared}`}))) : null,
@@ -521,5 +633,8 @@
     };
   }
 
-  connect();
+  // Who this is first (the buttons a page offers depend on it), then the stream.
+  fetch("/api/me", {credentials: "same-origin"}).then(r => r.ok ? r.json() : null).then(who => {
+    if (who) me = who;
+  }, () => null).then(() => { userBar(); connect(); });
 })();
