@@ -54,6 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http", metavar="ADDR:PORT", help="serve the pit board here (127.0.0.1:8080: this machine only)")
     p.add_argument("--password-file", type=Path, metavar="FILE",
                    help="the pit board's password (needed when --http is not a loopback address)")
+    p.add_argument("--read-db", metavar="URL",
+                   help="the archive the board finds rounds in, for disputes (default: --db); a board-only service "
+                        "gives a read-only role's URL here (docs/pit.md, pit_read)")
     p.add_argument("--areas", type=Path, metavar="FILE",
                    help="the board's map of pit areas: a TOML [areas] table of table id (or glob) = \"area\" "
                         "(docs/pit-board.md); the floor is ordered and filtered by it")
@@ -155,8 +158,10 @@ def cmd_pit(args: argparse.Namespace) -> int:
         return _fail(f"--client-id {client_id!r}: letters, digits, '.', '_' and '-', at most 64", 2)
     if args.db is None and args.http is None:
         return _fail("nothing to do: give --db URL (the archive), --http ADDR:PORT (the board), or both", 2)
-    if args.http is None and (args.users_file or args.areas or args.trusted_proxy or args.password_file):
-        return _fail("--users-file, --password-file, --areas and --trusted-proxy are the board's: give --http too", 2)
+    if args.http is None and (args.users_file or args.areas or args.trusted_proxy or args.password_file
+                              or args.read_db):
+        return _fail("--users-file, --password-file, --areas, --trusted-proxy and --read-db are the board's: give "
+                     "--http too", 2)
     from controller.pit.board.throttle import parse_trusted
     try:
         trusted = parse_trusted(args.trusted_proxy)
@@ -208,7 +213,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
         from controller.pit.board import web
         try:
             server = web.serve(picture, http[0], http[1], args.password_file, users_file=args.users_file,
-                               link=service, trusted_proxies=tuple(trusted))
+                               link=service, trusted_proxies=tuple(trusted), read_db=args.read_db or args.db)
         except web.BoardError as exc:
             return _fail(f"--http: {exc}", 2)
     try:

@@ -15,6 +15,11 @@ Routes (``serve`` starts them on a thread of their own):
   role and the session's CSRF token.
 - ``POST /api/ack``, ``/api/void``, ``/api/resume``: a supervisor's acknowledgement, void or resume
   (controller.pit.board.actions), sent through the pit service.
+- Disputes, from the archive (controller.pit.board.disputes): ``/rounds/<id>`` (a table's rounds of
+  any date, and the round finder) and ``/round/<id>/<n>`` (one round: every event in order, its
+  gaps), drawn by the page from ``/api/archive/<id>/rounds?before=N``, ``/api/archive/<id>/at?t=ISO``
+  and ``/api/archive/<id>/round/<n>`` (``?download=1``: the JSON export); ``/print/<id>/<n>``, the
+  round as a printable page. Answered on the pool, never on the loop's thread.
 
 **Where it listens, and who may log in.** The board binds to 127.0.0.1 unless told otherwise. Any
 other address needs a login: ``users_file`` (a person per line with a role,
@@ -51,6 +56,8 @@ import logging
 import math
 import re
 import socket
+import time
+from datetime import datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from importlib import resources
@@ -61,6 +68,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from controller.pit.board import actions
 from controller.pit.board.actions import PitLink, Refusal
 from controller.pit.board.auth import Busy, Password, PasswordError
+from controller.pit.board.disputes import ArchiveReader, ArchiveUnavailable
 from controller.pit.board.feed import Client
 from controller.pit.board.loop import (
     BACKLOG,
@@ -80,8 +88,12 @@ from controller.shared.schemas import TABLE_ID
 log = logging.getLogger(__name__)
 
 """A table id (docs/schemas/defs.json ``table_id``)."""
-NEXT = re.compile(rf"/(?:table/{TABLE_ID.pattern})?", re.ASCII)
-"""The pages a login may go on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
+PAGES = re.compile(rf"/(?:table/{TABLE_ID.pattern}|rounds/{TABLE_ID.pattern}|round/{TABLE_ID.pattern}/[1-9][0-9]{{0,9}})?",
+                   re.ASCII)
+"""The board's pages (one static page, board.html, that draws each), and so the pages a login may go
+on to (``fullmatch`` only: ``$`` would let a trailing newline by)."""
+ARCHIVE = re.compile(rf"/api/archive/({TABLE_ID.pattern})/(rounds|at|round/([1-9][0-9]{{0,9}}))", re.ASCII)
+PRINT = re.compile(rf"/print/({TABLE_ID.pattern})/([1-9][0-9]{{0,9}})", re.ASCII)
 KEEPALIVE = 15.0
 """Seconds of quiet after which a stream gets a keep-alive comment."""
 COOKIE = "pitboard"
@@ -90,7 +102,8 @@ SHARED = "_shared"
 ROUTES = {"/api/ack": "acknowledge", "/api/void": "void", "/api/resume": "resume"}
 """The state-changing routes besides the login's, and the action each needs (users.ACTIONS)."""
 HTML = "text/html; charset=utf-8"
-STATIC = {"board.html": HTML, "board.css": "text/css; charset=utf-8", "board.js": "text/javascript; charset=utf-8"}
+STATIC = {"board.html": HTML, "board.css": "text/css; charset=utf-8", "board.js": "text/javascript; charset=utf-8",
+          "print.css": "text/css; charset=utf-8"}
 """The files under ``static/`` served as they are (``login.html`` is a template: ``/login``)."""
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -116,10 +129,12 @@ def is_loopback(host: str) -> bool:
 
 def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_file: Path | str | None = None,
           *, users_file: Path | str | None = None, link: PitLink | None = None, trusted_proxies: tuple = (),
-          keepalive: float = KEEPALIVE, max_connections: int = MAX_CONNECTIONS) -> BoardServer:
+          read_db: str | None = None, keepalive: float = KEEPALIVE, max_connections: int = MAX_CONNECTIONS
+          ) -> BoardServer:
     """Start the board on ``host:port`` (port 0: any free one, see :attr:`BoardServer.port`) on a
     thread of its own; :class:`BoardError` with a one-line reason when it cannot. ``link``: the pit
-    service that sends the users' acknowledgements and commands (without it they are refused)."""
+    service that sends the users' acknowledgements and commands (without it they are refused);
+    ``read_db``: the archive the board finds rounds in (without it, disputes are answered 503)."""
     password = users = None
     if password_file is not None and users_file is not None:
         raise BoardError("give --users-file (a login per person) or --password-file (one shared password), not both")
@@ -141,7 +156,8 @@ def serve(picture: Picture, host: str = "127.0.0.1", port: int = 8080, password_
                          f"--users-file FILE or --password-file FILE (docs/pit-board.md), or listen on 127.0.0.1")
     try:
         server = BoardServer((host, port), picture, password, keepalive, max_connections=max_connections,
-                             users=users, link=link, trusted_proxies=tuple(trusted_proxies))
+                             users=users, link=link, trusted_proxies=tuple(trusted_proxies),
+                             archive=ArchiveReader(read_db) if read_db else None)
     except OSError as exc:
         raise BoardError(f"cannot serve the board on {host}:{port}: {exc.strerror or exc}") from None
     server.start()
@@ -156,7 +172,8 @@ class BoardServer:
 
     def __init__(self, address: tuple[str, int], picture: Picture, password: Password | None,
                  keepalive: float, *, max_connections: int = MAX_CONNECTIONS, users: Users | None = None,
-                 link: PitLink | None = None, trusted_proxies: tuple = ()) -> None:
+                 link: PitLink | None = None, trusted_proxies: tuple = (), archive: ArchiveReader | None = None
+                 ) -> None:
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -172,6 +189,7 @@ class BoardServer:
         self.password = password
         self.users = users
         self.link = link
+        self.archive = archive
         self.trusted_proxies = trusted_proxies
         self.keepalive = keepalive
         self.sessions = Sessions()
@@ -200,6 +218,8 @@ class BoardServer:
         with contextlib.suppress(ValueError):
             self.picture.feed.listeners.remove(self.loop.wake)
         self.loop.stop()
+        if self.archive is not None:
+            self.archive.close_all()
 
     def _handle(self, raw: bytes, address: tuple) -> Answer:
         """One request's answer (on the loop's thread, or a form's thread)."""
@@ -250,8 +270,10 @@ class Handler(BaseHTTPRequestHandler):
             return None
         if path == "/api/me":
             return self._me()
-        if path == "/" or (path.startswith("/table/") and TABLE_ID.fullmatch(path[len("/table/"):])):
+        if PAGES.fullmatch(path):
             return self._static("board.html")
+        if path.startswith("/api/archive/") or path.startswith("/print/"):
+            return self._archive(path, parse_qs(url.query))
         if path == "/api/tables":
             return self._json_text(self.server.picture.tiles_json())
         if path.startswith("/api/table/") and TABLE_ID.fullmatch(path[len("/api/table/"):]):
@@ -365,6 +387,53 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._redirect("/login?next=" + quote(path, safe="/"))
         return False
+
+    def _archive(self, path: str, query: dict[str, list[str]]) -> None:
+        """A dispute's answer from the archive (on the pool: web ``_slow``)."""
+        reader = self.server.archive
+        found = ARCHIVE.fullmatch(path)
+        printed = PRINT.fullmatch(path)
+        if found is None and printed is None:
+            return self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+        if reader is None:
+            return self._json({"error": "this board reads no archive (tablectl pit --db URL, or --read-db URL)"},
+                              HTTPStatus.SERVICE_UNAVAILABLE)
+        session = self._session()
+        user = session.user if session is not None else None
+        try:
+            if printed is not None:
+                table, number = printed.group(1), int(printed.group(2))
+                page = reader.printable(table, number, user, "/static/print.css")
+                if page is None:
+                    return self._json({"error": f"no round {number} of table {table} in the archive"},
+                                      HTTPStatus.NOT_FOUND)
+                return self._send(HTTPStatus.OK, page.encode(), HTML)
+            assert found is not None
+            table, what = found.group(1), found.group(2)
+            if what == "rounds":
+                before = query.get("before", [""])[0]
+                if before and (not before.isdigit() or len(before) > 10):
+                    return self._json({"error": "before: must be a round number"}, HTTPStatus.BAD_REQUEST)
+                return self._json(reader.history(table, int(before) if before else None))
+            if what == "at":
+                when = _when(query.get("t", [""])[0])
+                if when is None:
+                    return self._json({"error": "t: must be a date and time with its offset, such as "
+                                                "2026-11-20T14:00:00+01:00"}, HTTPStatus.BAD_REQUEST)
+                return self._json({"table": table, "at": when.isoformat(), "round": reader.round_at(table, when)})
+            number = int(found.group(3))
+            data = reader.round(table, number)
+        except ArchiveUnavailable as exc:
+            log.warning("pit board: %s", exc)
+            return self._json({"error": str(exc)}, HTTPStatus.SERVICE_UNAVAILABLE)
+        if data is None:
+            return self._json({"error": f"no round {number} of table {table} in the archive"}, HTTPStatus.NOT_FOUND)
+        data["exported"] = {"by": user, "at": time.time()}
+        extra = {}
+        if query.get("download") == ["1"]:
+            extra["Content-Disposition"] = f'attachment; filename="{table}-round-{number}.json"'
+        return self._send(HTTPStatus.OK, json.dumps(data, ensure_ascii=False, indent=1).encode(), "application/json",
+                          headers=extra)
 
     def _session(self) -> Session | None:
         return self.server.sessions.get(self._cookie())
@@ -524,7 +593,7 @@ def _slow(raw: bytes) -> bool:
     hashes with scrypt for ~50 ms; a void waits for the table's reply); a route that asks the
     archive belongs here too. Everything else is answered from memory (the picture, the static
     files) and must not block."""
-    return raw.startswith(b"POST ")
+    return raw.startswith((b"POST ", b"GET /api/archive/", b"GET /print/"))
 
 
 def _busy() -> bytes:
@@ -537,6 +606,16 @@ def _busy() -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
+def _when(text: str) -> datetime | None:
+    """A time a round is looked for at: ISO 8601 with its offset (the page sends UTC); one without an
+    offset is refused, not guessed (which zone would it be?)."""
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None and 1970 <= when.year <= 9999 else None
+
+
 def _read(name: str) -> bytes:
     return resources.files("controller.pit.board").joinpath("static", name).read_bytes()
 
@@ -547,4 +626,4 @@ def _local(target: str) -> str:
     ``next`` comes from the form, so an attacker writes it: an allow-list of the board's own pages
     (not a deny-list of tricks) keeps a CR/LF out of the 303's headers and a tab or backslash that a
     browser drops (``/\t/evil.example`` -> ``//evil.example``) out of its Location."""
-    return target if NEXT.fullmatch(target) else "/"
+    return target if PAGES.fullmatch(target) else "/"

@@ -1,5 +1,6 @@
 // The pit board: the floor at "/" (every table as a compact cell, or ?view=tiles as detailed tiles),
-// one table's page at "/table/<id>".
+// one table's page at "/table/<id>", and disputes from the archive: a table's rounds of any date at
+// "/rounds/<id>", one round at "/round/<id>/<n>".
 // It draws what the server's event stream says (a snapshot, then patches) and nothing else.
 // Every value a table published is untrusted: it reaches the page only as text (textContent),
 // never as markup, and the page's Content-Security-Policy runs no inline script.
@@ -12,6 +13,8 @@
   const announcer = document.getElementById("announce");
   const match = /^\/table\/([A-Za-z0-9_-]{1,64})$/.exec(location.pathname);
   const pageTable = match ? match[1] : null;
+  const roundsMatch = /^\/rounds\/([A-Za-z0-9_-]{1,64})$/.exec(location.pathname);
+  const roundMatch = /^\/round\/([A-Za-z0-9_-]{1,64})\/([1-9][0-9]{0,9})$/.exec(location.pathname);
   const params = new URLSearchParams(location.search);
 
   const tiles = new Map();      // table id -> tile JSON (the floor)
@@ -42,14 +45,26 @@
     return typeof ts === "number" ? new Date(ts * 1000).toLocaleTimeString([], {hour12: false}) : "";
   }
 
-  // How long ago, in a few characters: "40 s", "12 min", "3 h 05".
+  // How long ago, in a few characters: "40 s", "12 min", "3 h 05", "4 d".
   function age(since) {
     if (typeof since !== "number") return "";
     const s = Math.max(0, Math.floor(Date.now() / 1000 - since));
     if (s < 90) return `${s} s`;
     if (s < 5400) return `${Math.round(s / 60)} min`;
+    if (s >= 2 * 86400) return `${Math.floor(s / 86400)} d`;
     const h = Math.floor(s / 3600);
     return `${h} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
+  }
+
+  // A moment with its date and its offset, so it reads the same anywhere: "2026-11-20 14:00:10 UTC+01:00".
+  function stamp(ts) {
+    if (typeof ts !== "number") return "";
+    const d = new Date(ts * 1000);
+    const two = n => String(n).padStart(2, "0");
+    const off = -d.getTimezoneOffset();
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ` +
+      `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} ` +
+      `UTC${off < 0 ? "-" : "+"}${two(Math.floor(Math.abs(off) / 60))}:${two(Math.abs(off) % 60)}`;
   }
 
   function ageNode(since, prefix) {
@@ -505,13 +520,15 @@
     heading.textContent = `Table ${pageTable}`;
     if (!detail) {
       main.replaceChildren(el("p", {class: "empty", text: gone ? `Table ${pageTable} has left the floor.`
-                                                             : `Table ${pageTable} has not been heard from yet.`}));
+                                                             : `Table ${pageTable} has not been heard from yet.`}),
+                           finder(pageTable));
       return;
     }
     const left = el("div", {}, tileNode(detail));
     const right = el("div", {},
       detail.scoreboard ? scoreboard(detail.scoreboard) : null,
-      el("section", {"aria-labelledby": "h-history"}, el("h2", {id: "h-history", text: "Rounds"}), historyTable(detail.history || [])),
+      el("section", {"aria-labelledby": "h-history"}, el("h2", {id: "h-history", text: "Rounds"}),
+        finder(pageTable), historyTable(detail.history || [])),
       el("section", {"aria-labelledby": "h-log"}, el("h2", {id: "h-log", text: "Alarm log"}),
         (detail.alarm_log || []).length
           ? el("ul", {class: "log alarms"}, ...detail.alarm_log.map(a => alarmItem(detail.table, a)))
@@ -562,7 +579,8 @@
   function historyTable(rounds) {
     if (!rounds.length) return el("p", {text: "No round yet."});
     const rows = rounds.map(h => el("tr", {"data-key": `round:${h.round}`},
-      el("td", {text: h.round}), el("td", {text: time(h.ts)}),
+      el("td", {}, el("a", {href: `/round/${encodeURIComponent(pageTable)}/${h.round}`, text: h.round})),
+      el("td", {text: time(h.ts)}),
       h.void ? el("td", {class: "void", text: `VOID (${h.void.by || "?"}): ${h.void.reason || ""}`})
              : el("td", {text: h.summary || ""}),
       el("td", {text: (h.alarms || []).join(", ")})));
@@ -587,6 +605,150 @@
     if (p.scoreboard !== undefined) detail.scoreboard = p.scoreboard;
     announce(pageTable, detail.alarms);
     drawPage();
+  }
+
+
+  // -- disputes: a table's rounds of any date, one round with every event, from the archive ------
+  function getJson(path) {
+    return fetch(path, {credentials: "same-origin"}).then(r => {
+      if (r.status === 401) { location.href = "/login?next=" + encodeURIComponent(location.pathname); return null; }
+      return r.json().then(body => ({ok: r.ok, status: r.status, body}));
+    });
+  }
+
+  // Find a round by its number, or by a date and time (this browser's zone, sent with its offset).
+  function finder(table) {
+    const number = el("input", {id: "find-round", type: "number", min: "1", step: "1", inputmode: "numeric"});
+    const when = el("input", {id: "find-at", type: "datetime-local", step: "1"});
+    const said = el("span", {class: "found", id: "find-said", role: "status"});
+    const form = el("form", {class: "finder", role: "search", "aria-label": `Find a round of table ${table}`},
+      el("label", {for: "find-round", text: "Round "}), number, el("label", {for: "find-at", text: " or at "}), when, " ",
+      el("button", {type: "submit", text: "Find"}), " ",
+      el("a", {href: `/rounds/${encodeURIComponent(table)}`, text: "All rounds in the archive"}), " ", said);
+    form.addEventListener("submit", e => {
+      e.preventDefault();
+      if (number.value) { location.href = `/round/${encodeURIComponent(table)}/${+number.value}`; return; }
+      if (!when.value) { said.textContent = "Give a round number, or a date and time."; return; }
+      const at = new Date(when.value);
+      said.textContent = "Looking…";
+      getJson(`/api/archive/${encodeURIComponent(table)}/at?t=${encodeURIComponent(at.toISOString())}`).then(r => {
+        if (!r) return;
+        if (!r.ok) said.textContent = r.body.error || "refused";
+        else if (r.body.round == null) said.textContent = `No round of table ${table} had begun by ${stamp(at / 1000)}.`;
+        else location.href = `/round/${encodeURIComponent(table)}/${r.body.round}`;
+      }, () => { said.textContent = "The board did not answer."; });
+    });
+    return form;
+  }
+
+  function outcomeWords(o) {
+    if (o.outcome === "result") return "Result: " + o.summary;
+    if (o.outcome === "void") return `Voided by ${o.by}: ${o.reason}`;
+    return "No result and no void in the archive";
+  }
+
+  // An event's data in words where the kind is a common one, else its JSON: always as text.
+  function eventWords(env) {
+    const d = env.data || {};
+    switch (env.kind) {
+      case "card": return `${d.card || "a face-down card"} → ${d.hand}${d.position != null ? " " + d.position : ""}`;
+      case "prompt": return `${d.expect}: ${d.text || ""}`;
+      case "button": return `${d.button}${d.seat != null ? " (seat " + d.seat + ")" : ""}: ` +
+        (d.accepted ? "accepted" : `refused (${d.reason || ""})`);
+      case "alarm": return `${String(d.severity).toUpperCase()} ${d.code}: ${d.message}` + (d.action ? ` — ${d.action}` : "");
+      case "void": return `voided by ${d.by}: ${d.reason}`;
+      case "resume": return `resumed by ${d.by}` + ((d.burned || []).length ? `, burned ${d.burned.join(" ")}` : "");
+      case "transition": return `${d.from} → ${d.to}`;
+      case "round_start": return `round ${d.round}` + (d.player_dealer != null ? `, player-dealer seat ${d.player_dealer}` : "") +
+        (d.last_of_shoe ? ", the last of the shoe" : "");
+      default: return JSON.stringify(d);
+    }
+  }
+
+  function drawRound(table, number) {
+    document.title = `Pit board: ${table} round ${number}`;
+    heading.textContent = `Table ${table}, round ${number}`;
+    connection.textContent = "From the archive";
+    main.replaceChildren(el("p", {class: "empty", text: "Reading the archive…"}));
+    const base = `/api/archive/${encodeURIComponent(table)}/round/${number}`;
+    getJson(base).then(r => {
+      if (!r) return;
+      const nav = el("p", {class: "links"},
+        el("a", {href: base + "?download=1", id: "export-json", download: `${table}-round-${number}.json`, text: "Export JSON"}), " · ",
+        el("a", {href: `/print/${encodeURIComponent(table)}/${number}`, id: "printable", text: "Printable page"}), " · ",
+        number > 1 ? el("a", {href: `/round/${encodeURIComponent(table)}/${number - 1}`, text: "Previous round"}) : "",
+        number > 1 ? " · " : "",
+        el("a", {href: `/round/${encodeURIComponent(table)}/${number + 1}`, text: "Next round"}), " · ",
+        el("a", {href: `/rounds/${encodeURIComponent(table)}`, text: "All rounds"}), " · ",
+        el("a", {href: `/table/${encodeURIComponent(table)}`, text: "The table now"}));
+      if (!r.ok) { main.replaceChildren(el("p", {class: "empty", id: "round-error", text: r.body.error || "refused"}), nav,
+                                        finder(table)); return; }
+      const round = r.body;
+      const rows = [];
+      let last = null;
+      const gapFor = (a, b) => (round.gaps || []).find(g => g.first_seq <= b && g.last_seq >= a);
+      for (const env of round.events) {
+        if (last !== null && env.seq > last + 1) rows.push(missingRow(last + 1, env.seq - 1, gapFor(last + 1, env.seq - 1)));
+        rows.push(el("tr", {"data-seq": env.seq, class: "event ev-" + env.kind},
+          el("td", {text: env.seq}), el("td", {class: "when", text: stamp(env.ts)}), el("td", {text: env.kind}),
+          el("td", {class: "what", text: eventWords(env)})));
+        last = env.seq;
+      }
+      main.replaceChildren(el("section", {class: "round", "aria-labelledby": "heading"},
+        el("p", {class: "outcome " + round.outcome, id: "outcome", text: outcomeWords(round)}),
+        el("p", {text: `${round.game || "game not known"}; from ${stamp(round.first_ts)} to ${stamp(round.last_ts)}; ` +
+                       `${round.events.length} events, seqs ${round.events[0].seq}–${round.events[round.events.length - 1].seq}` +
+                       (round.missing.length ? `; ${round.missing.length} run${round.missing.length > 1 ? "s" : ""} of seqs missing` : "; nothing missing")}),
+        nav,
+        el("table", {class: "history events", id: "round-events"},
+          el("caption", {class: "announce", text: "Every event of the round, in order"}),
+          el("thead", {}, el("tr", {}, ...["Seq", "Time", "Event", "What"].map(h => el("th", {scope: "col", text: h})))),
+          el("tbody", {}, ...rows)),
+        finder(table)));
+    }, () => main.replaceChildren(el("p", {class: "empty", text: "The board did not answer."})));
+  }
+
+  function missingRow(a, b, gap) {
+    const why = gap ? ` (${gap.status}${gap.reason ? ": " + gap.reason : ""})` : "";
+    return el("tr", {class: "missing", "data-missing": `${a}-${b}`},
+      el("td", {text: a === b ? a : `${a}–${b}`}), el("td", {}), el("td", {text: "gap"}),
+      el("td", {text: `not in the archive${why}`}));
+  }
+
+  function drawRounds(table) {
+    document.title = `Pit board: ${table}, rounds`;
+    heading.textContent = `Table ${table}: rounds in the archive`;
+    connection.textContent = "From the archive";
+    const before = params.get("before");
+    main.replaceChildren(finder(table), el("p", {class: "empty", text: "Reading the archive…"}));
+    getJson(`/api/archive/${encodeURIComponent(table)}/rounds` + (before ? `?before=${encodeURIComponent(before)}` : ""))
+      .then(r => {
+        if (!r) return;
+        if (!r.ok) { main.replaceChildren(finder(table), el("p", {class: "empty", text: r.body.error || "refused"})); return; }
+        const page = r.body;
+        const rows = page.rounds.map(h => h.missing
+          ? el("tr", {class: "missing", "data-missing": h.missing.join("-")},
+              el("td", {text: h.missing[0] === h.missing[1] ? h.missing[0] : `${h.missing[0]}–${h.missing[1]}`}),
+              el("td", {}), el("td", {text: "not in the archive (never dealt, or lost)"}), el("td", {}))
+          : el("tr", {"data-round": h.round},
+              el("td", {}, el("a", {href: `/round/${encodeURIComponent(table)}/${h.round}`, text: h.round})),
+              el("td", {class: "when", text: stamp(h.started)}),
+              h.void ? el("td", {class: "void", text: `VOID (${h.void.by || "?"}): ${h.void.reason || ""}`})
+                     : el("td", {text: h.summary || "no result"}),
+              el("td", {text: (h.alarms || []).join(", ")})));
+        main.replaceChildren(finder(table),
+          page.rounds.length ? el("table", {class: "history", id: "archive-rounds"},
+            el("thead", {}, el("tr", {}, ...["Round", "Began", "Outcome", "Alarms"].map(h => el("th", {scope: "col", text: h})))),
+            el("tbody", {}, ...rows)) : el("p", {class: "empty", text: `No round of table ${table} in the archive.`}),
+          (page.gaps || []).length ? el("ul", {class: "gaps", "aria-label": "Gaps in the archive"},
+            ...page.gaps.map(g => el("li", {text: `seqs ${g.first_seq}–${g.last_seq}: ${g.status}` +
+                                                  (g.reason ? `: ${g.reason}` : "")}))) : null,
+          el("p", {class: "links"},
+            before ? el("a", {href: `/rounds/${encodeURIComponent(table)}`, text: "Newest rounds"}) : null,
+            before && page.older ? " · " : null,
+            page.older ? el("a", {href: `/rounds/${encodeURIComponent(table)}?before=${page.older}`, id: "older",
+                                  text: "Older rounds"}) : null));
+      }, () => main.replaceChildren(el("p", {class: "empty", text: "The board did not answer."})));
   }
 
   // -- the stream ----------------------------------------------------------------------------
@@ -636,5 +798,10 @@
   // Who this is first (the buttons a page offers depend on it), then the stream.
   fetch("/api/me", {credentials: "same-origin"}).then(r => r.ok ? r.json() : null).then(who => {
     if (who) me = who;
-  }, () => null).then(() => { userBar(); connect(); });
+  }, () => null).then(() => {
+    userBar();
+    if (roundMatch) drawRound(roundMatch[1], +roundMatch[2]);
+    else if (roundsMatch) drawRounds(roundsMatch[1]);
+    else connect();
+  });
 })();
