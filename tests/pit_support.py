@@ -210,9 +210,11 @@ def floor(count: int = 48, now: float | None = None) -> list[tuple[str, str, dic
                   ts=now - 600 + i, devices={"shoe": "online", "shuffler": "online"})
         out.append((t.id, "status", t.status()))
         t.round = 100 + 7 * i
-        for _ in range(3):   # a hand a minute: 60 hands an hour
-            out.append((t.id, "event", t.event("result", {"winner": "banker"} if game != "baccarat"
-                                                else bac_result("banker"), dt=60.0)))
+        for _ in range(3):   # a hand a minute: 60 hands an hour; the poker room's collect a fee and a drop
+            data = bac_result("banker") if game == "baccarat" else {"winner": "banker"}
+            if game in ("holdem", "stud"):
+                data["collection"] = {"basis": "pot", "fee": 300, "jackpot": 100}
+            out.append((t.id, "event", t.event("result", data, dt=60.0)))
         t.round += 1
         out.append((t.id, "event", t.event("round_start", {"round": t.round, "player_dealer": None,
                                                           "last_of_shoe": False}, dt=5.0)))

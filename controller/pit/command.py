@@ -60,6 +60,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--areas", type=Path, metavar="FILE",
                    help="the board's map of pit areas: a TOML [areas] table of table id (or glob) = \"area\" "
                         "(docs/pit-board.md); the floor is ordered and filtered by it")
+    p.add_argument("--shifts", metavar="SPEC", default=None,
+                   help="the board's shifts for what each poker-room table collected this shift, as tablectl report "
+                        "takes them (default day=06-14,swing=14-22,grave=22-06)")
+    p.add_argument("--tz", metavar="ZONE", help="the site's time zone for the shifts (default the machine's)")
     p.add_argument("--user", help="MQTT user name (config/acl: a pit-archive user)")
     p.add_argument("--mqtt-password-file", type=Path, metavar="FILE",
                    help="a file holding the MQTT password (never on the command line, where ps shows it)")
@@ -159,9 +163,9 @@ def cmd_pit(args: argparse.Namespace) -> int:
     if args.db is None and args.http is None:
         return _fail("nothing to do: give --db URL (the archive), --http ADDR:PORT (the board), or both", 2)
     if args.http is None and (args.users_file or args.areas or args.trusted_proxy or args.password_file
-                              or args.read_db):
-        return _fail("--users-file, --password-file, --areas, --trusted-proxy and --read-db are the board's: give "
-                     "--http too", 2)
+                              or args.read_db or args.shifts or args.tz):
+        return _fail("--users-file, --password-file, --areas, --trusted-proxy, --read-db, --shifts and --tz are the "
+                     "board's: give --http too", 2)
     from controller.pit.board.throttle import parse_trusted
     try:
         trusted = parse_trusted(args.trusted_proxy)
@@ -197,13 +201,23 @@ def cmd_pit(args: argparse.Namespace) -> int:
     picture = None
     if http is not None:
         from controller.pit.board.areas import Areas, AreasError
+        from controller.pit.board.collected import Collected
         from controller.pit.board.picture import Picture
+        from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone
 
         try:
             areas = Areas.load(args.areas) if args.areas is not None else None
         except AreasError as exc:
             return _fail(str(exc), 2)
-        picture = Picture(areas=areas)
+        try:
+            shifts = Shifts.parse(args.shifts or DEFAULT_SHIFTS)
+        except ShiftError as exc:
+            return _fail(f"--shifts {args.shifts!r}: {exc}", 2)
+        try:
+            zone = site_zone(args.tz)[0]
+        except ShiftError as exc:
+            return _fail(str(exc), 2)
+        picture = Picture(areas=areas, collected=Collected(shifts, zone))
         service.add_observer(picture)
     stop = StopSignal()   # before any thread starts; left installed while the service stops
     server: Any = None

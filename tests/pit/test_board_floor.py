@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from browser_support import needs_chromium, screenshot, until
 from pit_support import FLOOR_AREAS, floor
 
 from controller.pit.board.areas import Areas
+from controller.pit.board.collected import Collected
 from controller.pit.board.picture import Picture, floor_order
 from controller.pit.board.web import BoardServer, serve
+from controller.pit.report.shifts import Shifts
 
 pytestmark = needs_chromium
 
@@ -23,7 +26,10 @@ CELLS = "return [...document.querySelectorAll('#tiles > li:not([hidden]) article
 
 @pytest.fixture
 def floor_board() -> Iterator[tuple[Picture, BoardServer]]:
-    picture = Picture(areas=Areas.parse(FLOOR_AREAS))
+    # one shift a day, starting twelve hours from now: the floor's hands are all in one shift
+    turn = (datetime.now(UTC).hour + 12) % 24
+    picture = Picture(areas=Areas.parse(FLOOR_AREAS),
+                      collected=Collected(Shifts.parse(f"all={turn:02d}-{turn:02d}"), UTC))
     for table, kind, body in floor(48):
         picture(table, kind, body)
     picture("pit-archive-1", "pit", {"online": True, "client_id": "pit-archive-1", "archive": "postgresql://pit@db/x",
@@ -83,3 +89,5 @@ def test_filters_by_game_and_area_are_kept_in_the_url_and_a_cell_opens_its_table
     browser.find_element("css selector", f"article[data-table='{shown[0]}'] .next").click()
     until(browser, "return location.pathname === arguments[0]", f"/table/{shown[0]}")
     until(browser, "return !!document.querySelector('article.tile .results')")
+    collected = browser.execute_script("return document.querySelector('article.tile .collected').textContent")
+    assert "fees 9.00 · time 0.00 · jackpot 3.00 = 12.00" in collected, collected   # three hands of the shift

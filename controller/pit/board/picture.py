@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.pit.board.areas import Areas
+from controller.pit.board.collected import Collected
 from controller.pit.board.feed import Client, Feed
 from games import registry
 
@@ -170,6 +171,8 @@ class _Table:
     gaps: dict[str, list[int]] | None = None
     """Its seqs missing from the archive: ``open`` (still asked for) and ``unfillable`` (the table
     cannot send them), each ``[runs, seqs]``, as the archiving services last said."""
+    collected: dict[str, Any] | None = None
+    """What it collected this shift (controller.pit.board.collected), for a poker-room table."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its
@@ -226,7 +229,7 @@ class _Table:
             "alarms": [a.to_json() for a in reversed(self.alarms)],
             "cleared": [a.to_json() for a in reversed(self.log) if a.cleared is not None][:CLEARED],
             "last_seq": self.head or None, "last_ts": self.last_ts,
-            "area": self.area, "gaps": self.gaps,
+            "area": self.area, "gaps": self.gaps, "collected": self.collected,
         }
 
     def detail(self, window: float) -> dict[str, Any]:
@@ -244,11 +247,12 @@ class Picture:
     browser is a cursor into a bounded log: controller.pit.board.feed)."""
 
     def __init__(self, *, window: float = WINDOW, history: int = HISTORY, feed: Feed | None = None,
-                 areas: Areas | None = None) -> None:
+                 areas: Areas | None = None, collected: Collected | None = None) -> None:
         self.window = window
         self.history = history
         self.feed = feed or Feed()
         self.areas = areas or Areas()
+        self.collected = collected or Collected()
         self._pits: dict[str, dict[str, Any]] = {}
         """Each pit service's health, by its client id (its retained status, checked)."""
         self._gaps: dict[str, dict[str, list[int]]] = {}
@@ -483,6 +487,7 @@ class Picture:
         rounds and alarms are in the archive; a new birth starts its picture afresh."""
         if self._tables.pop(table, None) is None:
             return
+        self.collected.forget(table)
         self._version += 1
         patch = json.dumps({"version": self._version, "table": table, "tile": None})
         self.feed.publish(table, lambda: patch, lambda: patch, self._version)
@@ -546,6 +551,8 @@ class Picture:
             t.head = seq
             t.last_ts = ts if ts is not None else t.last_ts
         changed: set[str] = set()
+        if kind in ("result", "action_button") and self.collected.take(t.id, kind, ts, data):
+            t.collected = self.collected.of(t.id)   # late events too: each seq comes here once
         if kind == "result":
             self._result(t, seq, rnd if rnd is not None else _int(data.get("round")), ts, data, changed)
         elif kind == "void":

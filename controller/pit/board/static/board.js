@@ -282,6 +282,7 @@
       el("p", {class: "line prompt", "data-prompt": ""}, el("span", {class: "label", text: "Next: "}), t.prompt || "—"),
       roundButtons(t),
       t.gaps ? el("p", {class: "line gaps", text: "Archive: " + gapWords(t.gaps)}) : null,
+      t.collected ? collectedLine(t.collected) : null,
       (t.cleared || []).length ? el("ul", {class: "recent", "aria-label": "Alarms cleared lately"},
         ...t.cleared.map(a => el("li", {title: a.message, text: `Cleared ${a.severity} ${a.code}: ${a.cleared}`}))) : null,
       el("ol", {class: "results", "aria-label": "Last results, newest first"},
@@ -292,6 +293,18 @@
         el("span", {class: "pace", text: t.hands_per_hour != null ? `${t.hands_per_hour} hands/h` : "— hands/h"})));
     if (!pageTable) clickable(article, id);
     return article;
+  }
+
+  function money(cents) { return `${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`; }
+
+  // What a poker-room table collected this shift (controller/pit/board/collected.py: the report's rules).
+  function collectedLine(c) {
+    const now = Date.now() / 1000 < c.end;
+    return el("p", {class: "line collected", "data-collected": c.total},
+      el("span", {class: "label", text: now ? `Collected this ${c.shift} shift: ` : `Collected, ${c.shift} shift of ${c.day}: `}),
+      `fees ${money(c.fees)} · time ${money(c.time)} · jackpot ${money(c.jackpot)} = ${money(c.total)}`,
+      c.partial_since ? el("span", {class: "partial", text: ` (since ${time(c.partial_since)}, when this board began ` +
+                                                           "hearing the table: the report has the whole shift)"}) : null);
   }
 
   function health(t) {
