@@ -201,7 +201,7 @@ def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(
         stamped(browser, server.url + "/table/bac-gone")
         seen(browser, "tile:bac-gone")
         clear()
-        shown("return document.querySelector('main').textContent === 'Table bac-gone has left the floor.'")
+        shown("return document.querySelector('main .empty').textContent === 'Table bac-gone has left the floor.'")
     finally:
         send.client.loop_stop()   # type: ignore[attr-defined]
         send.client.disconnect()  # type: ignore[attr-defined]
