@@ -250,14 +250,14 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 # -- demo ----------------------------------------------------------------------
 
-def sim_table_config(game: str, options: Mapping[str, Any] | None = None) -> Config:
+def sim_table_config(game: str, options: Mapping[str, Any] | None = None, seats: int | None = None) -> Config:
     """A simulated table of ``game``, from the registry alone (hw_sim.table_config builds the
     raw config: the game's device roles with their first kind, its buttons and light groups on
     mock GPIO pins, the demo's seats and options, ``options`` overriding some of them). Checked
     like any config, so the demo deals exactly what a config file would."""
     from hw_sim.table_config import sim_table_raw
 
-    return parse_raw(sim_table_raw(game, options), f"<simulated {game} table>")
+    return parse_raw(sim_table_raw(game, options, seats), f"<simulated {game} table>")
 
 
 def sim_rig(cfg: Config, **kw: object):  # -> hw_sim.rig.SimRig (hw_sim is imported here only)

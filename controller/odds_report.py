@@ -36,6 +36,8 @@ def _wager(w: WagerOdds) -> list[str]:
 
 
 def render(title: str, odds: GameOdds) -> str:
+    if not odds.wagers:   # a game the house banks no wager of: one line (games.odds.no_house_wager)
+        return f"{title}: " + " ".join(odds.notes)
     lines = [f"{title}: paytable {odds.paytable}, {odds.decks} deck{'s' if odds.decks != 1 else ''}"]
     lines += [f"  {n}" for n in odds.notes]
     for w in odds.wagers:

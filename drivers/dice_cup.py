@@ -10,7 +10,15 @@ the thread notices :meth:`DiceCupDriver.stop`; nothing polls the table's event p
 Faults, and what the driver does about each:
 - a report that does not decode (length, id, CRC, type): counted in :attr:`stats` and put on
   the inbox as ``DeviceFault(bad_report)`` with the reason; the reader goes on;
-- a gap in the report sequence: ``DeviceFault(reports_lost)`` naming how many;
+- the report sequence (a seq per report, mod 256), read as a step from the last good report:
+  one ahead is the next report; further ahead is a gap, ``DeviceFault(reports_lost)`` naming
+  how many (less the damaged reports since, whose own seqs could not be read); the same seq
+  again is a duplicate, set aside, ``DeviceFault(duplicate_report)``; a step back is either an
+  earlier report sent again out of order, set aside, ``DeviceFault(stale_report)`` (an old throw
+  replayed whole is never taken for the current one), or the cup's counter starting again,
+  ``DeviceFault(restarted)`` and the report taken as the new sequence's -- the cup's status
+  says which (its next seq is behind the last report read only if it restarted). A report set
+  aside leaves the last seq where it was, so the next real report follows on without a gap;
 - a stalled endpoint (EPIPE): ``DeviceFault(stall)``, the halt is cleared, the reader goes on
   (the cup keeps a report until it is read, so nothing is lost);
 - the cup unplugged (ENODEV, or any other transfer error): ``DeviceOffline``, the device is
@@ -40,6 +48,9 @@ from drivers.usb_backends import UsbBackendError, resolve
 log = logging.getLogger(__name__)
 
 GONE = "unplugged"
+AHEAD = 128
+"""Steps of the report sequence (mod 256) read as forward: 1 is the next report, 2..128 a gap of
+lost reports; 129..255 are steps back (-127..-1), and 0 the same report again."""
 
 
 class CupNotFound(LookupError):
@@ -66,11 +77,13 @@ class DiceCupDriver:
         self.reconnect_min = reconnect_min
         self.reconnect_max = reconnect_max
         self.stats: Counter[str] = Counter()
-        """reports, bad_report (and each reason), reports_lost, stall, opened, offline."""
+        """reports, bad_report (and each reason), reports_lost, duplicate_report, stale_report,
+        restarted, stall, opened, offline."""
         self.last_status: codec.CupStatus | None = None
         self._dev: Any = None
         self._endpoint: int | None = None
         self._last_seq: int | None = None
+        self._damaged = 0                  # reports that did not decode since the last good one
         self._synced = False
         self._online = False
         self._stop = threading.Event()
@@ -200,6 +213,7 @@ class DiceCupDriver:
         dev = self._dev
         status = self.status()
         self._last_seq = (status.next_seq - 1) % 256
+        self._damaged = 0
         product = _string(dev, "product") or "dice cup"
         self._online = True
         self._synced = True
@@ -253,18 +267,59 @@ class DiceCupDriver:
             self._bad(decoded.error or "bad report")
             return
         self.stats["reports"] += 1
-        last = self._last_seq
-        if last is not None and report.seq != (last + 1) % 256:
-            lost = (report.seq - last - 1) % 256
-            self.stats["reports_lost"] += lost
-            self._put(DeviceFault(self.name, "reports_lost", f"{lost} report(s) lost (seq {report.seq} after {last})"))
-        self._last_seq = report.seq
+        last, damaged = self._last_seq, self._damaged
+        if last is not None:
+            step = (report.seq - last) % 256
+            if step == 0:
+                self.stats["duplicate_report"] += 1
+                self._put(DeviceFault(self.name, "duplicate_report",
+                                      f"report seq {report.seq} came twice: the second is set aside"))
+                return
+            if step > AHEAD or step - 1 > damaged:
+                where = self._counter()
+                if where is None:
+                    self._bad(f"unplaced: report seq {report.seq} after {last}, and the cup's status could not be read")
+                    return
+                if step > AHEAD and not _sent(where, last):
+                    self.stats["restarted"] += 1
+                    self._put(DeviceFault(self.name, "restarted",
+                                          f"report seq {report.seq} after {last}: the cup's sequence started again "
+                                          "(it restarted); what it had not sent is lost"))
+                elif step > AHEAD or not _sent(where, report.seq):
+                    self.stats["stale_report"] += 1
+                    self._put(DeviceFault(self.name, "stale_report",
+                                          f"report seq {report.seq} after {last}: an earlier report sent again, out "
+                                          "of order; set aside"))
+                    return
+                else:
+                    lost = step - 1 - damaged
+                    self.stats["reports_lost"] += lost
+                    self._put(DeviceFault(self.name, "reports_lost",
+                                          f"{lost} report(s) lost (seq {report.seq} after {last})"))
+        self._last_seq, self._damaged = report.seq, 0
         self._put(codec.to_event(report, self.name))
 
+    def _counter(self) -> int | None:
+        """Where the cup's report counter stands (GET_STATUS: the seq of the next report it will
+        deliver), asked when a report's seq is not the next one; None if the status cannot be read:
+        the report cannot be placed and is set aside as damaged (a cup that is gone is found again,
+        and its hello sets where the sequence stands; while a shake is due, the round asks again).
+
+        It tells the three readings of a seq apart: after a gap the counter is just past the report
+        (reports were lost on the way); after a restart it is just past the report and so behind
+        the last report read; after a report sent again it is past the last report read, and the
+        report is behind it -- or, a report of an earlier session sent again after a replug, ahead
+        of the counter, a report the cup has not sent yet."""
+        try:
+            return self.status().next_seq
+        except (usb.core.USBError, ValueError):
+            return None
+
     def _bad(self, why: str) -> None:
-        """Counted and reported, never raised; the sequence resynchronises on the next good report
-        (a damaged report's own seq cannot be trusted, so its gap is not reported again)."""
-        self._last_seq = None
+        """Counted and reported, never raised. A damaged report's own seq cannot be read, so the next
+        good report may be up to one step further on per damaged report without a loss being reported
+        (garbage that was no report of the cup takes no seq: a gap that big is not seen)."""
+        self._damaged += 1
         self.stats["bad_report"] += 1
         self.stats[why.split(":")[0]] += 1
         self._put(DeviceFault(self.name, "bad_report", why))
@@ -306,3 +361,11 @@ def _open_failure(exc: Exception) -> str:
             return "cannot claim the cup: another program holds its interface"
         return f"cannot open the cup: {exc.strerror or exc}"
     return str(exc)
+
+
+def _sent(counter: int, seq: int) -> bool:
+    """Whether report ``seq`` is one the cup sent lately, by its ``counter`` (the seq of the next
+    report it will deliver): at most :data:`AHEAD` reports before it. Otherwise ``seq`` lies in the
+    counter's future: a report not sent yet (one of an earlier session sent again), or the last
+    report read when the counter has gone back (a restart)."""
+    return (counter - seq - 1) % 256 <= AHEAD

@@ -99,7 +99,8 @@ class DeviceFault(DeviceEvent):
     ``double_card``, ``unknown_card``, ``heartbeat_lost``, ``nak``,
     ``bad_message``; the dice cup's ``die_unreadable``, ``die_on_edge``,
     ``lifted_early`` (the cup's own), ``stall``, ``bad_report``,
-    ``reports_lost``, ``self_test``, ``wrong_dice`` (the driver's). ``detail`` is operator text
+    ``reports_lost``, ``duplicate_report``, ``stale_report``, ``restarted``,
+    ``self_test``, ``wrong_dice`` (the driver's). ``detail`` is operator text
     that never carries a card's identity unless the card is face up by then.
     """
 

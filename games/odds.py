@@ -9,9 +9,12 @@ from combinatorics; a figure that could only be simulated says so
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Literal
 
 Method = Literal["exact", "simulation"]
@@ -83,3 +86,40 @@ class GameOdds:
                                           "exact": str(o.probability) if isinstance(o.probability, Fraction)
                                           else None, "net": num(o.net)} for o in w.outcomes]}
                            for w in self.wagers]}
+
+
+def no_house_wager(game: str, what: str) -> Callable[[str | None, int | None], GameOdds]:
+    """`tablectl odds` for a game the house banks no wager of (the poker room: players play each
+    other; the house takes a fee -- by the hand, the pot or the time -- and its jackpot drop): no
+    wager has a house edge to price. ``what`` is the one line that says so; a paytable or a deck
+    count asked for is refused, since there is none to choose."""
+
+    def odds(paytable: str | None, decks: int | None) -> GameOdds:
+        if paytable is not None or decks is not None:
+            raise ValueError(f"{what}: there is no paytable or shoe to price (--paytable, --decks)")
+        return GameOdds(game, "none", 1, (), notes=(what,))
+
+    return odds
+
+
+def shipped(path: Path) -> dict | None:
+    """A simulation run offline (tools/odds/simulate_bets.py) and shipped as data, or None when the
+    package holds none: `odds` then simulates a little itself and says so."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def from_shipped(wager: str, data: dict, outcomes: tuple[OutcomeOdds, ...], what: str,
+                 unit: str = "rounds") -> WagerOdds:
+    """A wager from a shipped simulation: its outcomes, its 95 % interval (the data's own for a
+    paired simulation, else from the outcomes), and where it came from: the rounds (or deals), the
+    seed, the script, the day and the run time."""
+    note = (f"{what}; {data['rounds']:,} seeded {unit} (seed {data['seed']}) simulated offline by {data['script']} "
+            f"on {data['computed']} in {data['seconds']:,.0f} s")
+    paired = data.get("paired")
+    if paired is not None:
+        lo, hi = paired["interval"]
+        return WagerOdds(wager, outcomes, method="simulation", interval=(lo, hi), note=note)
+    return simulated(wager, outcomes, data["rounds"], note)

@@ -26,3 +26,13 @@ def whole_number(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise OptionError(name, f"must be a whole number, not {value!r}")
     return value
+
+
+def check_round_fits(field: str, most: int, deck: int, what: str) -> None:
+    """A shoe game whose full table cannot be dealt one round from the whole deck is refused
+    (issue 23.5: a round is never started that the cards left cannot complete, and a full table
+    could not even start the shoe). ``most``: the most cards a round of every seat can take;
+    ``what`` says how that comes (for the message)."""
+    if most > deck:
+        raise OptionError(field, f"a full table's round can take {most} cards ({what}), more than the {deck} "
+                                 "cards of the deck: no round of it could be dealt to the end")

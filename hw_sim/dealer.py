@@ -243,7 +243,8 @@ class SimDealer:
             self.table.gather_into_shuffler()
             device.start_shuffle()
         elif expect == "load_shoe":
-            self.table.load_shoe(self.cut_from_end)
+            # The cut card where the prompt asks (the most a round can take), else the dealer's habit.
+            self.table.load_shoe(prompt.get("cut_from_end", self.cut_from_end))
             self.press("shuffle_ack")
         elif expect == "bets":
             self.press("pass" if self._passes(prompt) else "deal")

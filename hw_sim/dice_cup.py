@@ -13,7 +13,8 @@ interrupt endpoint halts until the host clears it; queued reports are kept),
 ``malformed_report`` (the next shake's reading goes out with a broken CRC, or ``data=`` bytes
 now), ``repeat_report`` (the last report goes out again, the same bytes: a duplicate),
 ``stale_report`` (an earlier report goes out again, out of order: ``back=`` reports back, default
-3), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
+3), ``garbage`` (a report of 16 seeded random bytes, now), ``lose_reports`` (the next ``count=`` reports,
+default 1, are lost on the way: their seqs are used up and nothing arrives), and for the next shake ``die_on_edge``, ``die_unreadable``, ``lifted_early``.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ class SimDiceCup:
         self.last_fault: str | None = None
         self.self_test_failing: tuple[int, ...] | None = None   # None: passes
         self._seq = 0
-        self._reports: deque[tuple[int, bytes]] = deque()       # (seq, bytes)
+        self._reports: deque[tuple[int | None, bytes]] = deque()
+        """(seq, bytes) of the reports queued; seq None for bytes that are no new report of the cup's counter
+        (a report sent again, garbage, bytes injected)."""
         self._armed: list[tuple[str, dict[str, Any]]] = []
         self._awaiting_controller = False
         self._cond = threading.Condition()
@@ -170,7 +173,7 @@ class SimDiceCup:
         elif name == "malformed_report":
             if "data" in kw:       # these bytes as the next report, now
                 with self._cond:
-                    self._reports.append((self._seq, bytes(kw["data"])))
+                    self._reports.append((None, bytes(kw["data"])))
                     self.sent.append(bytes(kw["data"]))
                     self._cond.notify_all()
             else:
@@ -181,9 +184,18 @@ class SimDiceCup:
             with self._cond:
                 if self.plugged and len(self.sent) >= back:   # nothing to send again before that
                     again = self.sent[-back]
-                    self._reports.append((again[1], again))
+                    self._reports.append((None, again))
                     self.sent.append(again)
                     self._cond.notify_all()
+        elif name == "garbage":        # a report of seeded random bytes, now: no report of this protocol
+            with self._cond:
+                noise = bytes(self.rng.randrange(256) for _ in range(codec.REPORT_SIZE))
+                self._reports.append((None, noise))
+                self.sent.append(noise)
+                self._cond.notify_all()
+        elif name == "lose_reports":   # the next ``count`` reports are lost on the way: their seqs are taken
+            with self._cond:
+                self._seq = (self._seq + int(kw.get("count", 1))) % 256
         elif name == "stall":
             with self._cond:
                 self.halted = True
@@ -196,8 +208,8 @@ class SimDiceCup:
             self.self_test_failing = tuple(kw.get("dice", (1,)))
         else:
             raise ValueError(f"{self.KIND}: no fault named {name!r}; known: die_on_edge, die_unreadable, "
-                             "lifted_early, malformed_report, repeat_report, stale_report, self_test_fails, stall, "
-                             "unplug, replug")
+                             "garbage, lifted_early, lose_reports, malformed_report, repeat_report, stale_report, "
+                             "self_test_fails, stall, unplug, replug")
 
     def unplug(self) -> None:
         """Pull the cable: every transfer fails with ENODEV, queued reports are lost with the power."""
@@ -251,7 +263,9 @@ class SimDiceCup:
         with self._cond:
             self.check(generation)
             if request == codec.GET_STATUS:
-                next_seq = self._reports[0][0] if self._reports else self._seq
+                # Where its counter stands: the next report of its own it will deliver (a report sent
+                # again is not one: the firmware's counter has moved past it).
+                next_seq = next((seq for seq, _ in self._reports if seq is not None), self._seq)
                 answer = codec.encode_status(self.dice, self.state, self.last_fault, self.firmware, next_seq)
                 back = self._awaiting_controller
                 self._awaiting_controller = False

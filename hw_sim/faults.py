@@ -88,7 +88,9 @@ class FaultKind:
 
 
 FAULTS: dict[str, FaultKind] = {f.name: f for f in (
-    FaultKind("garbage", ("shoe", "shuffler"), "64 seeded random bytes on the line, between frames"),
+    FaultKind("garbage", ("shoe", "shuffler", "cup"),
+              "64 seeded random bytes on the line, between frames (the cup: one report of 16 random bytes, now)",
+              kinds=(*SERIAL, "dice_cup")),
     FaultKind("bad_checksum", ("shoe", "shuffler"), "the next data frame goes out once with a broken CRC"),
     FaultKind("jam", ("shuffler", "shoe"),
               "the shuffler's next deck check or shuffle stops with JAM (a shoe reports JAM at once)"),

@@ -29,12 +29,13 @@ SIM_FOLDER = "/tmp/tablectl-sim"
 """Where a simulated table's devices appear by default: ``SIM_FOLDER/<table id>/<role>``."""
 
 
-def sim_table_raw(game: str, options: Mapping[str, Any] | None = None, *, table_id: str | None = None,
-                  host: str = "127.0.0.1", port: int = 1883, folder: str | None = None) -> dict[str, Any]:
+def sim_table_raw(game: str, options: Mapping[str, Any] | None = None, seats: int | None = None, *,
+                  table_id: str | None = None, host: str = "127.0.0.1", port: int = 1883,
+                  folder: str | None = None) -> dict[str, Any]:
     """The raw config of a simulated table of ``game``: its device roles with their first kind,
     its buttons and light groups on mock GPIO pins, the demo's seats and options (``options``
-    overrides some of them), remote buttons for a dealer in another process. Not checked here:
-    the controller checks it (``parse_raw``) as it checks a file.
+    overrides some of them, ``seats`` the number of seats), remote buttons for a dealer in another
+    process. Not checked here: the controller checks it (``parse_raw``) as it checks a file.
 
     ``table_id`` (default ``<game>-sim-01``), the broker's ``host`` and ``port``, and ``folder``,
     where ``tablectl sim`` puts the devices: a serial device's pseudo-terminal at
@@ -43,7 +44,7 @@ def sim_table_raw(game: str, options: Mapping[str, Any] | None = None, *, table_
     ``/tmp/tablectl-sim/<table id>``, the journal at ``var/<table id>.db``)."""
     entry = registry.get(game)
     pins = iter(SIM_PINS)
-    seats = entry.demo.get("seats", entry.seats[1])
+    seats = seats if seats is not None else entry.demo.get("seats", entry.seats[1])
     section = {**entry.demo.get("game", {}), **(options or {})}
     gpio: dict[str, Any] = {"pin_factory": "mock", "bounce_time": 0, "buttons": {}, "button_leds": {},
                             "seat_lights": {}, "seat_buttons": {}}

@@ -31,17 +31,18 @@ class SimTable:
                  pass_probability: float = 0.2, start_dealer: bool = True,
                  prepare: Callable[[SimRig], None] | None = None, rig: dict | None = None,
                  devices: dict | None = None, game: str | None = None, game_options: dict | None = None,
-                 table_id: str | None = None) -> None:
+                 table_id: str | None = None, seats: int | None = None) -> None:
         """``rig``: more SimRig fields (``faults``, ``links``, ``heartbeat`` ...);
         ``devices``: settings for every [devices.*] of the config (``heartbeat_timeout`` ...);
         ``game``: a simulated table of that registered game, as ``tablectl demo --game`` makes
         it (controller.cli.sim_table_config), instead of the example baccarat config, with
         ``game_options`` over the demo's ``[game]``; ``table_id``: another id than the config's,
-        for several tables of one game on one broker (each in its process: sim_table_process.py)."""
+        for several tables of one game on one broker (each in its process: sim_table_process.py);
+        ``seats``: another number of seats than the demo's."""
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory()
         Device.pin_factory.reset()
-        cfg = sim_table_config(game, game_options) if game else load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
+        cfg = sim_table_config(game, game_options, seats) if game else load_config(SIM_CONFIG_DIR / "baccarat-sim.toml")
         self.rig: SimRig = sim_rig(cfg, seed=seed, transport=transport, pass_probability=pass_probability,
                                    **(rig or {})).start()
         if prepare:

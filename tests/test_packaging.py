@@ -90,3 +90,19 @@ def test_an_installed_controller_checks_commands_and_deals_the_demo(installed: P
     demo = _run(installed, "-m", "controller.cli", "demo", "--rounds", "3", "--seed", "5", timeout=120)
     assert demo.returncode == 0, demo.stderr[-2000:]
     assert demo.stdout.splitlines()[-1].startswith("3 rounds in ")
+
+
+def test_an_installed_tablectl_odds_prints_the_figures_shipped_as_data(installed: Path) -> None:
+    """The odds counted or simulated offline (tools/odds/) are package data: a wheel install prints
+    them with where they came from, not a live simulation of its own."""
+    data = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").glob("*/data/*.json"))
+    assert len(data) >= 4
+    for rel in data:
+        assert (installed / rel).is_file(), f"{rel} is not in the wheel"
+    for game, says in (("hot_action", "counted offline by tools/odds/hot_action_bet.py"),
+                       ("no_bust", "(seed 23) simulated offline by tools/odds/simulate_bets.py"),
+                       ("double_hand", "(seed 23) simulated offline by tools/odds/simulate_bets.py"),
+                       ("pai_gow_tiles", "counted by tools/odds/pai_gow_house_way.py")):
+        odds = _run(installed, "-m", "controller.cli", "odds", game)
+        assert odds.returncode == 0, odds.stderr[-2000:]
+        assert says in odds.stdout, game

@@ -27,7 +27,6 @@ from drivers.dice_report import DEFAULT_DICE
 from drivers.events import (
     ButtonPressed,
     CardCount,
-    CupShaken,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
@@ -73,6 +72,7 @@ class Devices:
         assert machine is not None
         if self.dice is not None:
             self._count_dice(event)
+        mark = table.pending_mark()
         match event:
             case ButtonPressed(button=button, seat=seat):
                 table.press(button, seat)
@@ -94,6 +94,8 @@ class Devices:
                 log.info("%s counted %d cards", device, count)
         kind, fields = input_of(type(event))
         machine.device_input(event.device, kind, {f: getattr(event, f) for f in fields})
+        if self.dice is not None and isinstance(event, DiceRead) and "dice" in table.emitted_since(mark):
+            self._count_throw(event.device, event.values)
 
     def _status(self, device: str, status: str, code: str | None, detail: str) -> None:
         self.status[device] = status
@@ -101,17 +103,19 @@ class Devices:
 
     # -- the dice cups ------------------------------------------------------------------
 
+    def _count_throw(self, device: str, values: tuple[int, ...]) -> None:
+        """Dice integrity (controller.table.dice_stats): a reading counts when the round took it as
+        the throw it asked for (its ``dice`` event came of this reading), so each physical throw the
+        round used counts once; a die whose counts reject fairness is a ``dice_bias`` warning."""
+        assert self.dice is not None
+        for bias in self.dice.read(device, values):
+            self.table.alarm("dice_bias", "warning", bias.message, bias.action)
+
     def _count_dice(self, event: DeviceEvent) -> None:
-        """Dice integrity (controller.table.dice_stats): every throw a cup reads is counted, whatever the
-        round makes of it; a die whose counts reject fairness is a ``dice_bias`` warning."""
+        """A cup's hello: another serial than the one counted is another cup, whose counts start afresh."""
         assert self.dice is not None
         alarm = self.table.alarm
         match event:
-            case CupShaken(device=device):
-                self.dice.shaken(device)
-            case DiceRead(device=device, values=values):
-                for bias in self.dice.read(device, values):
-                    alarm("dice_bias", "warning", bias.message, bias.action)
             case DeviceOnline(device=device, serial=serial):
                 discarded = self.dice.online(device, serial)
                 if discarded:

@@ -1,10 +1,13 @@
 """Dice integrity: every cup's running counts of each face, per die, and a fairness test.
 
 No manual table keeps these: a loaded or worn die shows only over hundreds of throws. The
-controller counts every throw the cup reads, whatever the game does with it (the dice are the
-device's, not a game's rule): a reading counts when a shake came before it, it has the cup's
-number of dice and every value is a face 1..6, as :func:`games.dice.reading_problem` checks a
-throw for a round (a refused reading -- no shake, a 7 -- is not a throw). Each die's six counts
+controller counts each physical throw the round used, once: the table hands a reading over
+(:meth:`DiceStats.read`) when the round took it as the throw its dice step asked for (a ``dice``
+event came of it), and the reading has the cup's number of dice, each a face 1..6. A reading
+the round did not use is not counted, whatever the cup says of it: a re-shake the table asked
+for after a fault while the first shake was already on its way (the round took the first, the
+second reads as ``unexpected_dice``: issue 23.3, twelve throws counted for ten rounds), dice
+read again without a shake, a report the cup sent twice, a shake between rounds. Each die's six counts
 are tested with Pearson's chi-square against a fair die (5 degrees of freedom,
 :mod:`controller.table.chi_square`). A die with at least :data:`MIN_SHAKES` throws whose
 p-value is below :data:`P_BIAS` is a ``dice_bias`` finding naming the die and the face furthest
@@ -66,7 +69,6 @@ class CupCounts:
     since: float = field(default_factory=time.time)
     counts: list[list[int]] = field(default_factory=list)
     flagged: set[int] = field(default_factory=set)
-    shaken: bool = False
 
     def __post_init__(self) -> None:
         if not self.counts:
@@ -102,18 +104,13 @@ class DiceStats:
         self._fresh(cup, serial)
         return discarded
 
-    def shaken(self, cup: str) -> None:
-        if cup in self.cups:
-            self.cups[cup].shaken = True
-
     def read(self, cup: str, values: Sequence[int]) -> list[Bias]:
-        """A reading: counted if it is a throw (see the module's docstring); the dice whose
-        counts now reject fairness for the first time."""
+        """A throw the round used (see the module's docstring): counted if it has the cup's dice,
+        each a face; the dice whose counts now reject fairness for the first time."""
         counts = self.cups.get(cup)
         if counts is None:
             return []
-        shaken, counts.shaken = counts.shaken, False
-        if reading_problem(values, counts.dice, shaken) is not None:  # the round's own check of a throw
+        if reading_problem(values, counts.dice, True) is not None:  # a round of another number of dice
             return []
         for die, value in enumerate(values):
             counts.counts[die][value - 1] += 1

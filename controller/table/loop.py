@@ -330,6 +330,15 @@ class Table:
             for released in self.line_errors.observe(kind, data):  # counts the reveal made public
                 self.emit("line_errors", released)
 
+    def pending_mark(self) -> int:
+        """Where the events waiting to be journaled end now (for :meth:`emitted_since`)."""
+        return len(self._pending)
+
+    def emitted_since(self, mark: int) -> list[str]:
+        """The kinds of the events emitted since ``mark`` (:meth:`pending_mark`), still waiting:
+        the dice counts ask whether a reading became the round's throw."""
+        return [p.kind for p in self._pending[mark:]]
+
     def alarm(self, code: str, severity: str, message: str, action: str) -> None:
         """An alarm of the controller's own (no card involved)."""
         self.emit("alarm", recovery.alarm_data(code, severity, message, action))

@@ -78,6 +78,11 @@ class BaccaratRound(PlayerDealer, ShoePlay, RoundMachine):
     LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("action", "player_dealer")
     ROLES = ROLES
 
+
+    def _round_cards_most(self) -> int:
+        """Two cards each and a third card each at most (rules 11, 13 and 16): six."""
+        return 6
+
     def __init__(self, options: BaccaratOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
         self.player: list[Card] = []

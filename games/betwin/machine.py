@@ -74,6 +74,11 @@ class BetWinRound(Steps, ShoePlay, RoundMachine):
 
     # --- the steps ----------------------------------------------------------------------------
 
+    def _round_cards_most(self) -> int:
+        """A card to each seat and the Waiting card (rule 3.1), a changed card to each seat at most
+        once (rule 3.2), the Adjoining card (rule 3.4)."""
+        return 2 * self.seats + 2
+
     def _next_step(self) -> Step | None:
         seats = range(1, self.seats + 1)
         for seat in seats:

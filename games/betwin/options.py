@@ -9,7 +9,7 @@ from typing import Any
 from games.betwin import rules
 from games.cards import Card
 from games.decks import DeckSpec, betwin
-from games.options import OptionError, whole_number
+from games.options import OptionError, check_round_fits, whole_number
 from games.wagers import WagerResult
 
 OPTIONS_SCHEMA: dict[str, Any] = {
@@ -45,6 +45,8 @@ class BetWinOptions:
             raise OptionError("decks", f"must be 1 to 8 (1.1: six), not {self.decks}")
         rules.Rules(tuple(self.face_order), self.identical)  # OptionError naming face_order or identical
         object.__setattr__(self, "spec", betwin(self.decks))
+        check_round_fits("seats", 2 * self.seats + 2, self.spec.size,
+                         f"a card and a changed card to each of {self.seats} seats, the Waiting and Adjoining cards")
 
     @property
     def rules(self) -> rules.Rules:

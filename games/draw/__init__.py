@@ -21,6 +21,7 @@ from pathlib import Path
 from games.draw.irregularities import KINDS
 from games.draw.machine import DrawRound
 from games.draw.options import MAX_SEATS, OPTIONS_SCHEMA, DrawOptions
+from games.odds import no_house_wager
 from games.poker import lines as _lines
 from games.registry import GameEntry
 
@@ -52,6 +53,9 @@ DRAW: dict = {
     "additionalProperties": False,
 }
 """``cmd/draw``: the draws declared, {"draws": {seat: cards}}; a seat not listed has folded."""
+
+NO_OPEN: dict = {"type": "object", "properties": {"id": REQUEST_ID}, "additionalProperties": False}
+"""``cmd/no_open``: nobody opened the pot (a game without blinds; OPENERS)."""
 
 IRREGULARITY: dict = {
     "type": "object",
@@ -88,8 +92,10 @@ GAME = GameEntry(
     # Six seats: deal and void (four pins) and three light groups (eighteen) leave six pins for the
     # seat buttons; the rest are pressed as an I/O expander would report them.
     demo={"seats": 6, "game": {"variant": "lowball"}},
-    commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN},
+    commands={"draw": DRAW, "irregularity": IRREGULARITY, "showdown": SHOWDOWN, "no_open": NO_OPEN},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("draw", "the house takes a fee and banks no wager (its fee by the half hour, rules 1 & 2): the players play each "
+                        "other, so no wager has a house edge to price"),
     narrate=_lines.NARRATE,
     variant_key="variant",
 )
@@ -100,8 +106,11 @@ def _summary(data: dict) -> str:
     take = data["collection"]
     fee = (f"time ${take['time_fee_each'] / 100:.2f} per person" if take["basis"] == "time"
            else f"fee ${take['fee'] / 100:.2f} jackpot ${take['jackpot'] / 100:.2f}")
-    text = (f"{'Low-Ball' if data['variant'] == 'lowball' else 'Draw Poker'}, button {data['button']}, big blind "
-            f"{data['big_blind']}, {len(data['players'])} players, {fee}")
+    blind = f"big blind {data['big_blind']}" if data["big_blind"] is not None else "antes only"
+    text = (f"{'Low-Ball' if data['variant'] == 'lowball' else 'Draw Poker'}, button {data['button']}, {blind}, "
+            f"{len(data['players'])} players, {fee}")
+    if data.get("opened") is False:
+        text += ", nobody opened: everyone antes again"
     if data.get("redeal_of"):
         text += f", redeals hand {data['redeal_of']}"
     if data.get("stub") and data["stub"]["reshuffles"]:

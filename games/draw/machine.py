@@ -30,6 +30,7 @@ checking it, and a refusal names no code entered.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.cards import Card
@@ -47,6 +48,17 @@ from games.round import Emit, Refused
 STUB_RULE = ("if the stub runs short, the last card may not be dealt: at the last card, combine it with all the "
              "discards except those of the players who have not yet completed their draws, shuffle this new stub, "
              "cut, burn one card and complete the draw (TOO FEW CARDS FOR THE DRAW)")
+
+
+@dataclass(frozen=True)
+class _Misdealt:
+    """What a redeal keeps of the hand it redeals (choice 4): the button and blinds, the players,
+    what they posted and the collection taken."""
+
+    pos: Positions
+    players: frozenset[int]
+    stake: dict[str, Any]
+    take: dict[str, Any]
 
 
 class DrawRound(BlindsRound):
@@ -81,12 +93,16 @@ class DrawRound(BlindsRound):
         """The "fee of 5.00 is collected every 1/2 hr." (games.poker.time_clock), as each hand starts."""
         self.redeal_of: int | None = None     # the misdealt hand this hand redeals
         self._misdealt: int | None = None     # set by a misdeal: the next hand redeals it
+        self._redealt: _Misdealt | None = None  # the misdealt hand's positions, players, stakes, collection
+        self.reante_of: int | None = None     # the hand nobody opened, whose pot this hand plays for
+        self._reante: int | None = None       # set when nobody opened: the next hand antes again
         self._deck_suspect = False            # NO POT: the deck is checked before the next hand
         self._clear_hand()
         super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
 
     def _clear_hand(self) -> None:
         self.done = 0
+        self.opened = True                            # False: nobody opened (OPENERS), reported
         self.dead: dict[int, str] = {}                # seat -> why its hand is dead
         self.extra = 0                                # cards off the stub on the deal beyond five each
         self.burned = False                           # the sixth card taken back is the burn
@@ -107,6 +123,9 @@ class DrawRound(BlindsRound):
     # --- positions, stakes, collection ------------------------------------------------------
 
     def _place_positions(self) -> None:
+        if self.redeal_of is not None and self._redealt is not None:
+            self._place_redeal(self._redealt)
+            return
         found = rules.hand_positions(self.seats, self.seated, self.last, first_blind=self.options.first_blind,
                                      blinds=len(self.options.blinds), rule=self.options.button_rule,
                                      waiting=self.waiting)
@@ -117,9 +136,27 @@ class DrawRound(BlindsRound):
         self.take = rules.collection(self.options.economics, len(self.players), self.options.schedule_name)
         self.stake = rules.stakes(self.pos, self.players, self.options.ante, self.options.blinds)
 
+    def _place_redeal(self, hand: _Misdealt) -> None:
+        """A redeal is the misdealt hand dealt again (docs/draw.md, choice 4: "hands are redealt",
+        THE DEAL AND THE DRAW; the button moves only "after each hand is completed", BLINDS): its
+        button and blinds, and what its players posted, which stays in the pot. So a seat change
+        while the redeal waits moves nothing: a seat that sits in is dealt from the next hand (it
+        posted nothing for this pot), a player of the misdealt hand who sits out is not dealt and
+        leaves what he posted in the pot, and may sit in again before the deal. With fewer than two
+        of its players in, the redeal waits for them (the pit may void it: the next hand is new)."""
+        players = hand.players & frozenset(self.seated)
+        if len(players) < 2:
+            self.pos, self.players, self.take, self.stake = None, frozenset(), None, None
+            return
+        self.pos, self.players, self.stake = hand.pos, players, hand.stake
+        self.take = dict(hand.take)
+
     def _entered_betting(self) -> None:
         super()._entered_betting()
         self.redeal_of, self._misdealt = self._misdealt, None
+        if self.redeal_of is None:
+            self._redealt = None
+            self.reante_of, self._reante = self._reante, None   # a redeal plays for the same pot
         self._place_positions()
 
     def _entered_dealing(self) -> None:
@@ -132,7 +169,8 @@ class DrawRound(BlindsRound):
     def _positions_data(self) -> dict[str, Any]:
         pos = self.pos
         assert pos is not None and self.take is not None
-        return {"seat": pos.button, "dead_button": pos.dead_button, "big_blind": pos.blinds[-1],
+        return {"seat": pos.button, "dead_button": pos.dead_button, "big_blind": pos.blinds[-1] if pos.blinds else None,
+                "reante_of": self.reante_of,
                 "players": sorted(self.players), "variant": self.options.variant, "stakes": self.stake,
                 "collection": self.take, "redeal_of": self.redeal_of}
 
@@ -186,11 +224,21 @@ class DrawRound(BlindsRound):
         n = len(self.players)
         if step.action == "collect":
             return self._collect_text()
+        if step.action == "cut":
+            return ("Cut the cards before the deal: one hand, straight out (\"Cards must be cut before each deal\", "
+                    "THE DEAL AND THE DRAW); press deal.")
         if step.action == "deal":
             first = left_of(self.moved_button or pos.button, self.players, self.seats)[0]
             return (f"Deal five cards face down to each of the {n} players, one at a time, starting with seat {first} "
                     "(left of the button); press deal. A misdeal, a boxed or exposed card, a sixth card or a card "
                     "off the table: report it (cmd/irregularity).")
+        if step.action == "bet" and self.steps.index(step) < self._burn_at and not pos.blinds:
+            live = set(self.players) - set(self.dead)
+            first = left_of(pos.button, live or self.players, self.seats)[0]
+            return (f"Betting round (before the draw): seat {first} acts first (left of the button); \"No 'openers' "
+                    "are required ... You may open on anything\"; check and raise is permitted. If nobody opens, "
+                    "report it (cmd/no_open): \"everyone 'antes' again\" for this pot (OPENERS); else press deal "
+                    "when the betting is complete.")
         if step.action == "bet" and self.steps.index(step) < self._burn_at:
             live = set(self.players) - set(self.dead)
             opener = first_to_act(self.seats, pos, live or self.players, "first")
@@ -226,16 +274,38 @@ class DrawRound(BlindsRound):
         button = f"button seat {pos.button}{' (dead)' if pos.dead_button else ''}"
         if take["basis"] == "time":
             fee = collect_phrase(take)
+        elif self.redeal_of is not None:
+            fee = f"the collection taken for hand {self.redeal_of} stands: collect nothing again"
         else:
             jackpot = f" and the jackpot {money(take['jackpot'])}" if take["jackpot"] else ""
             fee = f"collect the fee {money(take['fee'])}{jackpot} ({n} players)"
         if self.redeal_of is not None:
+            out = self._redeal_changes()
             return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal): {button}; the antes and blinds "
-                    f"posted for hand {self.redeal_of} stay in the pot: post nothing again; {fee}; press deal.")
+                    f"posted for hand {self.redeal_of} stay in the pot: post nothing again; {fee}{out}; press deal.")
         blinds = ", ".join(f"seat {b['seat']} {money(b['amount'])}" if b["seat"] is not None
-                           else f"{money(b['amount'])} not posted" for b in stake["blinds"])
-        return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): {button}; blinds: {blinds}; antes "
+                           else f"{money(b['amount'])} not posted" for b in stake["blinds"]) or "none (antes only)"
+        again = (f"nobody opened hand {self.reante_of}: its pot stays in the middle and everyone antes again "
+                 "(OPENERS); " if self.reante_of is not None else "")
+        return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): {button}; {again}blinds: {blinds}; antes "
                 f"{money(stake['ante'])} from each of the {n} players; {fee}; press deal.")
+
+    def _redeal_changes(self) -> str:
+        """The seats a redeal deals otherwise than the misdealt hand: its players sat out, seats
+        sat in since (they wait for the next hand)."""
+        hand = self._redealt
+        if hand is None:
+            return ""
+        out = sorted(hand.players - self.players)
+        new = sorted(set(self.seated) - hand.players)
+        words = []
+        if out:
+            words.append(f"seat{'s' if len(out) > 1 else ''} {', '.join(map(str, out))} sat out: not dealt in, "
+                         "what it posted stays in the pot")
+        if new:
+            words.append(f"seat{'s' if len(new) > 1 else ''} {', '.join(map(str, new))} sat in since hand "
+                         f"{self.redeal_of}: dealt in from the next hand")
+        return "".join(f"; {w}" for w in words)
 
     def _draw_text(self) -> str:
         try:
@@ -273,8 +343,18 @@ class DrawRound(BlindsRound):
         pos = self.pos
         assert pos is not None
         redeal = f" (it redeals hand {self.redeal_of})" if self.redeal_of is not None else ""
-        return (f"Hand {self.round}{redeal}: button seat {pos.button}, {money(self.options.blinds[-1])} blind seat "
-                f"{pos.blinds[-1]}, {len(self.players)} players; press deal to start the hand.")
+        blind = (f"{money(self.options.blinds[-1])} blind seat {pos.blinds[-1]}" if pos.blinds
+                 else "antes only" + (f", the pot of hand {self.reante_of} in the middle" if self.reante_of else ""))
+        return (f"Hand {self.round}{redeal}: button seat {pos.button}, {blind}, {len(self.players)} players"
+                f"{self._redeal_changes()}; press deal to start the hand.")
+
+    def _waiting_text(self) -> str:
+        hand = self._redealt
+        if self.redeal_of is None or hand is None:
+            return super()._waiting_text()
+        return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal) and waits for its players: two of seats "
+                f"{', '.join(map(str, sorted(hand.players)))} must be in (seat button sit_in); a void by the pit "
+                "gives up the redeal and the next hand is a new one.")
 
     # --- the draws, entered by the dealer or the pit ----------------------------------------
 
@@ -325,6 +405,28 @@ class DrawRound(BlindsRound):
                 "order": [s for s, _ in plan.order], "stub": plan.stub, "needed": plan.needed,
                 "short": bool(plan.reshuffles) or not plan.complete, "procedure": describe(plan)}
 
+    # --- nobody opened (a game without blinds) ----------------------------------------------
+
+    def _command_no_open(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/no_open`` {}: the betting before the draw went round and nobody opened ("BASICS OF
+        DRAW POKER", OPENERS: "If no one opens the pot, everyone 'antes' again and you resume this
+        procedure until the pot has been opened and until a player has won the pot"). The hand ends
+        without a draw or a showdown; its pot stays in the middle, and the next hand, dealt by the
+        next button (choice 12), collects everyone's ante again for it. Only a game without blinds
+        can pass out: a blind is a live bet that opens the pot."""
+        step = self._step()
+        if self.options.blinds:
+            raise Refused("the blinds open the pot (a blind is a live bet, BLINDS): only a game without blinds can "
+                          "be passed out")
+        if step is None or step.action != "bet" or self.done > self._burn_at:
+            now = f", {step.action} is due" if step is not None else ""
+            raise Refused(f"nobody-opened is reported during the betting before the draw (state {self.state}{now})")
+        self.opened = False
+        self.done = len(self.steps)
+        self._step_done()
+        return {"round": self.round, "opened": False,
+                "next": "the pot stays in the middle: everyone antes again for it in the next hand (OPENERS)"}
+
     # --- irregularities, reported by the dealer or the pit ----------------------------------
 
     def _view(self) -> irr.HandView:
@@ -348,8 +450,9 @@ class DrawRound(BlindsRound):
             if self.state == "result" and what == "irregular_deck":
                 raise Refused("the pot is out of play: \"Once the pot is out of play, no adjustment can be made.\"")
             raise Refused(f"no hand is being dealt (state {self.state}): an irregularity is reported during the hand")
-        if step.action == "collect" and what != "irregular_deck":
-            raise Refused("no card is dealt yet: the antes and blinds are due (press deal once they are in)")
+        if step.action in ("collect", "cut") and what != "irregular_deck":
+            due = "the antes and blinds are due" if step.action == "collect" else "the cut is due"
+            raise Refused(f"no card is dealt yet: {due} (press deal once it is done)")
         try:
             ruling = irr.rule(args, self._view())
         except irr.IrregularityError as exc:
@@ -369,6 +472,9 @@ class DrawRound(BlindsRound):
                  "action": ruling.action}
         if ruling.consequence == "misdeal":
             self._misdealt = self.redeal_of or self.round   # a redeal misdealt again redeals the same hand
+            if self.redeal_of is None:                       # ... with the first misdealt hand's positions
+                assert self.pos is not None and self.stake is not None and self.take is not None
+                self._redealt = _Misdealt(self.pos, self.players, self.stake, self.take)
             self._void(f"{ruling.message}; {irr.REDEAL}", "pit")
             return reply
         if ruling.consequence == "no_pot":
@@ -448,6 +554,8 @@ class DrawRound(BlindsRound):
     # --- the result -----------------------------------------------------------------------
 
     def _entered_result(self) -> None:
+        if not self.opened:
+            self._reante = self.round
         self.last = self.pos
         if self.moved_button is not None:
             self.last = rules.moved_to(self.seats, self.seated, self.moved_button, len(self.options.blinds))
@@ -464,7 +572,7 @@ class DrawRound(BlindsRound):
 
     def _result_data(self) -> dict[str, Any]:
         data = self._positions_data()
-        return {"button": data.pop("seat"), **data, "moved_button": self.moved_button,
+        return {"button": data.pop("seat"), **data, "opened": self.opened, "moved_button": self.moved_button,
                 "draws": None if self.draws is None else {str(s): n for s, n in self.draws.items()},
                 "stub": self._stub_data(), "dead_hands": sorted(self.dead),
                 "no_further_action": self.no_further_action, "irregularities": self.irregularities,
@@ -477,7 +585,7 @@ class DrawRound(BlindsRound):
         step = self._step()
         return {"variant": self.options.variant, "seats_in": sorted(self.seated), "players": sorted(self.players),
                 "positions": None if pos is None else {"button": pos.button, "dead_button": pos.dead_button,
-                                                       "big_blind": pos.blinds[-1]},
+                                                       "big_blind": pos.blinds[-1] if pos.blinds else None},
                 "stakes": self.stake, "collection": self.take, "redeal_of": self.redeal_of,
                 "step": None if step is None else step.action,
                 "draws": None if self.draws is None else {str(s): n for s, n in self.draws.items()},

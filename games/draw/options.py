@@ -47,7 +47,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "schedule": {"type": ["string", "object"],
                      "x-why": "the posted schedule's name (draw_lowball) or a table of the table's own"},
         "ante": {"type": "integer", "minimum": 0},
-        "blinds": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1,
+        "blinds": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 0,
                    "maxItems": MAX_BLINDS},
         "first_blind": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
         "button_rule": {"enum": list(BUTTON_RULES)},
@@ -61,7 +61,9 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 @dataclass(frozen=True)
 class DrawOptions:
     """- ``variant``: ``draw`` (high, the bug) or ``lowball`` (ace to five, the joker).
-    - ``ante``: each player's ante, in cents; ``blinds``: the blinds in cents, smallest first.
+    - ``ante``: each player's ante, in cents; ``blinds``: the blinds in cents, smallest first; none
+      for a game played for antes only ("BASICS OF DRAW POKER": "'Antes' are called for by the
+      dealer. Each active player is then dealt five cards"), where nobody may open: OPENERS.
     - ``schedule``: the fee schedule's name, or a mapping of the table's own (None: ``draw_lowball``).
     - ``first_blind``: the seat that posts the smallest blind in the first hand (rule 5's high card).
     - ``button_rule``: ``dead`` or ``moving``; ``seats_in``: the seats with a player when the
@@ -89,9 +91,13 @@ class DrawOptions:
         whole_number("ante", self.ante)
         if self.ante < 0:
             raise OptionError("ante", f"an amount in cents may not be negative, not {self.ante}")
-        if not isinstance(self.blinds, tuple) or not 1 <= len(self.blinds) <= MAX_BLINDS:
-            raise OptionError("blinds", f"one to {MAX_BLINDS} amounts in cents, smallest first "
-                                        f"(the sheet's 2-3-5 is [200, 300, 500]), not {self.blinds!r}")
+        if not isinstance(self.blinds, tuple) or not 0 <= len(self.blinds) <= MAX_BLINDS:
+            raise OptionError("blinds", f"none to {MAX_BLINDS} amounts in cents, smallest first "
+                                        f"(the sheet's 2-3-5 is [200, 300, 500]; none: antes only), not "
+                                        f"{self.blinds!r}")
+        if not self.blinds and self.ante < 1:
+            raise OptionError("ante", "a game without blinds is played for its antes (BASICS OF DRAW POKER): an "
+                                      "ante of a cent at least")
         for amount in self.blinds:
             whole_number("blinds", amount)
             if amount < 1:

@@ -68,6 +68,8 @@ def hand_positions(table: int, seated: Collection[int], previous: pos.Positions 
     seats = set(seated)
     if len(seats) < 2:
         return None
+    if blinds == 0:
+        return _antes_only(table, seats, previous, first_blind), frozenset(seats)
     if previous is None:
         start = first_blind if first_blind in seats else pos.left_of(first_blind, seats, table)[0]
         layout = pos.opening_positions(table, seats, first_blind=start, blinds=blinds)
@@ -79,10 +81,24 @@ def hand_positions(table: int, seated: Collection[int], previous: pos.Positions 
     return pos.Positions(layout.button, layout.spots, posted, layout.dead_button), dealt
 
 
+def _antes_only(table: int, seats: set[int], previous: pos.Positions | None, first: int) -> pos.Positions:
+    """A game without blinds (choice 12): the button alone. The first hand's is ``first`` (rule 5's
+    high card, or the first seat in to its left), then "The dealer button moves one place to the
+    left after each hand is completed" (BLINDS), to the next seat in: with no blind there is no
+    dead button to keep, and every player in is dealt (no "middle of the blinds" to wait out)."""
+    if previous is None:
+        button = first if first in seats else pos.left_of(first, seats, table)[0]
+    else:
+        button = pos.left_of(previous.button, seats, table)[0]
+    return pos.Positions(button, (), (), False)
+
+
 def moved_to(table: int, seated: Collection[int], button: int, blinds: int) -> pos.Positions:
     """The positions of a hand dealt from ``button`` ("If the pot has been opened, however, play
     continues and the next deal follows rotation from the new position"): the next hand moves on
     from them."""
+    if blinds == 0:
+        return pos.Positions(button, (), (), False)
     seats = set(seated) | {button}
     return pos.opening_positions(table, seats, button=button, blinds=blinds)
 

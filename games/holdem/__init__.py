@@ -14,6 +14,7 @@ from pathlib import Path
 
 from games.holdem.machine import HoldemRound
 from games.holdem.options import OPTIONS_SCHEMA, HoldemOptions
+from games.odds import no_house_wager
 from games.poker import lines as _lines
 from games.registry import GameEntry
 
@@ -50,6 +51,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"variant": "holdem"}},
     commands={"showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("holdem", "the house takes a fee and banks no wager (its fee by the number of players and a jackpot drop from five): the players play each "
+                        "other, so no wager has a house edge to price"),
     narrate=_lines.NARRATE,
     variant_key="variant",
 )

@@ -6,7 +6,8 @@
 - :mod:`games.hot_action.options`: seats, decks, the first Banker, the dice count, the readings below.
 - :mod:`games.hot_action.machine`: the round (the Banker's shake, the deal with its hole card, the
   players' hits on seat buttons, the Banker's draws) and the irregularities the sheet settles.
-- :mod:`games.hot_action.odds`: the Banker's drawing rule exactly, the bet by a seeded simulation.
+- :mod:`games.hot_action.odds`: the Banker's drawing rule exactly, and the bet for a player drawing to 18
+  (:mod:`games.hot_action.bet`, counted offline).
 
 The sheet numbers none of the game's paragraphs; the code cites them as I n (INSTRUCTIONS), G n
 (GAME RULES) and H n (HOUSE RULES), counted in the sheet's order (:mod:`games.hot_action.rules`

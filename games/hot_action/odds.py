@@ -5,10 +5,13 @@
   from a full shoe of N decks of 56 -- every draw sequence counted by card composition, in
   fractions (:func:`banker_outcomes`); and a hand's two first cards: the natural 22 and the two
   card 22 (:func:`two_card_odds`).
-- Simulated (labelled so, with its 95 % interval): a player's bet against the Bank, over seeded
-  rounds of one player against the Banker, each from a freshly shuffled shoe. The player draws as
-  the Banker does (to 18); the sheet leaves hands below 18 to the player (G4), so no figure of
-  the bet can be exact for every table.
+- Exact: a player's bet against the Bank, one player and the Banker from a fresh shoe of N decks,
+  the player drawing to 18 as the Banker does (:data:`STRATEGY`; the sheet leaves hands below 18
+  to the player, G4, so this is the figure for that strategy, not for every table). Every pair of
+  final hands is counted by composition (games.hot_action.bet), a minute or so a shoe, so it is
+  counted offline for one to eight decks (tools/odds/hot_action_bet.py) and printed from
+  :data:`DATA` with its provenance. With readings other than the sheet's defaults, or without the
+  data, the bet is a seeded simulation of the same round (:func:`simulate`), labelled so.
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from pathlib import Path
 
 from games import blackjack
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.hot_action import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
+from games.odds import GameOdds, OutcomeOdds, WagerOdds, shipped, simulated
 
 ROUNDS = 40_000
-"""Seeded rounds of the simulation: a few seconds, the expected value within about ±1 %."""
+"""Seeded rounds of the live simulation: a few seconds, the expected value within about ±1 %."""
+DATA = Path(__file__).resolve().parent / "data" / "bet_exact.json"
+"""The bet counted exactly for one to eight decks (games.hot_action.bet), by tools/odds/hot_action_bet.py."""
+STRATEGY = "the player draws to 18 as the Banker does: hits soft 18 and below 18, stands on hard 18 and soft 19-22"
 
 SHEET = rules.Rules()
 """The default readings (games.hot_action)."""
@@ -105,14 +112,33 @@ def simulate(rounds: int, seed: int, decks: int, readings: rules.Rules = SHEET) 
     return tally
 
 
+NAMES = {Fraction(1): "win", Fraction(0): "push", Fraction(-1): "lose"}
+
+
+def _bet_exact(decks: int) -> WagerOdds | None:
+    """The shipped exact count for ``decks``, or None where there is none."""
+    data = shipped(DATA)
+    found = next((r for r in data["results"] if r["decks"] == decks), None) if data else None
+    if found is None:
+        return None
+    probabilities = sorted(((Fraction(k), Fraction(p)) for k, p in found["probabilities"].items()), reverse=True)
+    return WagerOdds("bet", tuple(OutcomeOdds(NAMES[net], p, net) for net, p in probabilities),
+                     note=f"exact: one player against the Bank, {decks} deck{'s' if decks > 1 else ''} of 56, a fresh "
+                     f"shoe; strategy: {STRATEGY}; every win even money (G7); every pair of final hands counted "
+                     f"offline by {data['script']} on {data['computed']} in {found['cpu_seconds']:,.0f} s of CPU")
+
+
 def _bet(rounds: int, seed: int, decks: int, readings: rules.Rules) -> WagerOdds:
+    if (rounds, seed, readings) == (ROUNDS, 1, SHEET):
+        exact = _bet_exact(decks)
+        if exact is not None:
+            return exact
     tally = simulate(rounds, seed, decks, readings)
-    names = {Fraction(1): "win", Fraction(0): "push", Fraction(-1): "lose"}
-    outcomes = tuple(OutcomeOdds(names[net], count / rounds, float(net))
+    outcomes = tuple(OutcomeOdds(NAMES[net], count / rounds, float(net))
                      for net, count in sorted(tally.items(), key=lambda kv: -kv[0]))
     return simulated("bet", outcomes, rounds,
                      f"{rounds:,} seeded rounds (seed {seed}), one player against the Bank, each from a fresh "
-                     "shoe; the player draws to 18 as the Banker does; every win even money (G7)")
+                     f"shoe; strategy: {STRATEGY}; every win even money (G7)")
 
 
 def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1) -> GameOdds:
@@ -126,9 +152,10 @@ def odds(paytable: str | None = None, decks: int | None = None, rounds: int = RO
     bank = banker_outcomes(shoe_composition(n), readings)
     shares = ", ".join(f"{k} {float(bank.get(k, 0)):.6f}" for k in ORDER)
     two = two_card_odds(n)
-    return GameOdds("hot_action", "sheet (every win even money, G7); ties on 19-22 and over 22 push", n,
-                    (_bet(rounds, seed, n, readings),),
-                    notes=("simulated: the bet (below 18 a player plays as it chooses, G4); exact: the Banker's "
+    bet = _bet(rounds, seed, n, readings)
+    return GameOdds("hot_action", "sheet (every win even money, G7); ties on 19-22 and over 22 push", n, (bet,),
+                    notes=(f"{'exact' if bet.method == 'exact' else 'simulated'}: the bet, for the strategy it "
+                           "names (below 18 the sheet leaves the play to the player, G4); exact: the Banker's "
                            "drawing rules and the first two cards",
                            f"the Banker's hand dealt alone from a full shoe, exactly: {shares}",
                            f"a hand's first two cards, exactly: natural 22 {two['natural 22']} "

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from games.mexican_stud.machine import MexicanStudRound
 from games.mexican_stud.options import MAX_SEATS, OPTIONS_SCHEMA, MexicanOptions
+from games.odds import no_house_wager
 from games.poker import lines as _lines
 from games.registry import GameEntry
 
@@ -80,6 +81,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"schedule": {"basis": "player", "fee_each": 100, "jackpot": 100}}},
     commands={"up_cards": UP_CARDS, "expose": EXPOSE, "showdown": SHOWDOWN},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("mexican_stud", "the house takes a fee and banks no wager (each player's collection and the jackpot drop): the players play each "
+                        "other, so no wager has a house edge to price"),
     narrate=_lines.NARRATE,
 )
 

@@ -58,6 +58,7 @@ class MexicanStudRound(PitchedRound):
     game = GAME
     TABLE = "Mexican Stud"
     LIGHT_GROUPS: ClassVar[tuple[str, ...]] = ("dealer_button", "turn")
+    SEAT_BUTTONS: ClassVar[tuple[str, ...]] = ("sit_out", "sit_in", "extra_shuffle")
 
     def __init__(self, options: MexicanOptions, emit: Emit, first_round: int = 1) -> None:
         self.options = options
@@ -78,6 +79,8 @@ class MexicanStudRound(PitchedRound):
         self.all_in: set[int] = set()                       # seats the dealer exposed: may declare all-in
         self.shown: dict[int, tuple[Card, ...]] = {}
         self.evaluation: dict[str, Any] | None = None
+        self.pool = options.jackpot_pool     # the jackpot the table holds, in cents (choice 6)
+        self.extra_shuffle: int | None = None   # the button's seat, who asked for an additional shuffle
         super().__init__(spec=options.spec, emit=emit, seats=options.seats, first_round=first_round)
 
     # --- button, players and collection ---------------------------------------------------
@@ -97,6 +100,7 @@ class MexicanStudRound(PitchedRound):
         self._place_players()
 
     def _clear_layout(self) -> None:
+        self.jackpot_paid = None
         self.done, self.up, self.dealt_down, self.opened, self.down_at = 0, {}, {}, set(), {}
         self.exposed, self.all_in, self.shown, self.evaluation = {}, set(), {}, None
 
@@ -218,6 +222,69 @@ class MexicanStudRound(PitchedRound):
     def _seats_changed(self, name: str, seat: int) -> None:
         if self.state == "betting":      # before the deal: this hand's button and players follow at once
             self._place_players()
+            if self.extra_shuffle is not None and self.extra_shuffle != self.button:
+                self.extra_shuffle = None   # the seat that asked no longer has the button
+
+    # --- the button's additional shuffle ("Only the player with the dealer button may ask") ---
+
+    def _seat_refusal(self, name: str, seat: int) -> str | None:
+        if name != "extra_shuffle":
+            return super()._seat_refusal(name, seat)
+        if self.state != "betting" or self.button is None:
+            return f"an additional shuffle is asked for before the hand is dealt, not in state {self.state}"
+        if seat != self.button:
+            return (f"only the player with the dealer button (seat {self.button}) may ask for an additional shuffle "
+                    "(Stud-Loce Rules)")
+        if self.extra_shuffle is not None:
+            return "an additional shuffle is already asked for: the shuffler's count is awaited"
+        return None
+
+    def _seat_pressed(self, name: str, seat: int) -> None:
+        if name != "extra_shuffle":
+            super()._seat_pressed(name, seat)
+            return
+        self.extra_shuffle = seat
+        self._publish_prompt()
+
+    def _seat_buttons_lit(self) -> dict[str, list[int]]:
+        lit = super()._seat_buttons_lit()
+        if lit:
+            asking = self.state == "betting" and self.button is not None and self.extra_shuffle is None
+            lit["extra_shuffle"] = [self.button] if asking else []
+        return lit
+
+    def _buttons(self) -> list[str]:
+        lit = super()._buttons()
+        if self.state == "betting" and self.extra_shuffle is not None and "deal" in lit:
+            lit.remove("deal")   # the hand starts after the shuffle the button asked for
+        return lit
+
+    def _prompt_for_state(self) -> dict:
+        prompt = super()._prompt_for_state()
+        if self.state == "betting" and self.extra_shuffle is not None:
+            prompt.update(expect="shuffle", text=f"Seat {self.extra_shuffle}, the dealer button, asks for an "
+                                                 "additional shuffle (\"Only the player with the dealer button may "
+                                                 "ask for an additional shuffle\"): gather every card into the "
+                                                 f"shuffler and shuffle; hand {self.round} is dealt after it.")
+        return prompt
+
+    def shuffled(self, count: int) -> None:
+        """The shuffler's count: the shuffle after a hand (the lifecycle's), or while the hand
+        waits, the additional shuffle the button asked for, checked against the 41 cards; a wrong
+        count keeps the hand waiting and asks for the pit's void (the shuffle after it checks the
+        deck again)."""
+        if self.state != "betting" or self.extra_shuffle is None:
+            super().shuffled(count)
+            return
+        ok = count == self.spec.size
+        self._emit("shuffle", {"ok": ok, "count": count, "expected": self.spec.size})
+        if ok:
+            self.extra_shuffle = None
+            self._publish_prompt()
+            return
+        self._alarm("shuffle_count", "fault",
+                    f"the additional shuffle counted {count} cards; a {self.spec.name} deck holds {self.spec.size}",
+                    action="void the hand (pit cmd/void): the shuffle after it checks the deck")
 
     def _light_seats(self) -> dict[str, list[int]]:
         seats = super()._light_seats()
@@ -357,7 +424,15 @@ class MexicanStudRound(PitchedRound):
 
     def _entered_result(self) -> None:
         self.last_button, self.again = self.button, None
+        assert self.take is not None
+        self.pool += self.take.get("jackpot", 0)   # this hand's drop (choice 6)
+        self.jackpot_paid = (None if self.options.jackpot_pays is None
+                             else rules.jackpot_payout(self.shown, self.options.jackpot_pays, self.pool))
+        if self.jackpot_paid is not None:
+            self.pool -= self.jackpot_paid["paid"]
         self._emit("result", self._result_data())
+
+    jackpot_paid: dict[str, Any] | None = None
 
     def _entered_cards(self) -> dict[str, Any]:
         return {"up_cards": {str(street): {str(s): rules.DOWN if c is None else c.code for s, c in cards.items()}
@@ -366,14 +441,19 @@ class MexicanStudRound(PitchedRound):
                             for s, found in sorted(self.exposed.items())}}
 
     def _result_data(self) -> dict[str, Any]:
-        return {"button": self.button, "players": sorted(self.players), "collection": self.take,
+        data = {"button": self.button, "players": sorted(self.players), "collection": self.take,
                 **self._entered_cards(), "showdown": self.evaluation}
+        if self.options.jackpot_pays is not None:
+            data["jackpot_paid"] = self.jackpot_paid
+            data["jackpot_pool"] = self.pool
+        return data
 
     # --- restart and snapshot -------------------------------------------------------------
 
     def save(self) -> dict:
         data = super().save()
-        data["mexican_stud"] = {"seated": sorted(self.seated), "last_button": self.last_button, "again": self.again}
+        data["mexican_stud"] = {"seated": sorted(self.seated), "last_button": self.last_button, "again": self.again,
+                                "pool": self.pool}
         return data
 
     def restore(self, saved: Mapping[str, Any], stopped_in: str | None) -> None:
@@ -394,13 +474,17 @@ class MexicanStudRound(PitchedRound):
                         "the configured seat")
             return
         self.seated, self.last_button, self.again = seated, last, again
+        pool = mine.get("pool")
+        if isinstance(pool, int) and not isinstance(pool, bool) and pool >= 0:
+            self.pool = pool   # the jackpot goes on across a restart
 
     def _snapshot_game(self) -> dict:
         step = self._step()
         return {"button": self.button, "seats_in": sorted(self.seated), "players": sorted(self.players),
                 "collection": self.take, "step": None if step is None else step.action,
                 **self._entered_cards(), "next_card_down": sorted(self.opened & self.players),
-                "first_to_act": self._acting(), "showdown": self.evaluation}
+                "first_to_act": self._acting(), "showdown": self.evaluation, "jackpot_pool": self.pool,
+                "extra_shuffle": self.extra_shuffle}
 
 
 def _seats(seats: list[int]) -> str:

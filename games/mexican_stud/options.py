@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.decks import DeckSpec, stripped
+from games.mexican_stud.rules import JACKPOT_HANDS
 from games.options import OptionError, whole_number
 from games.poker import deal_plan
 from games.poker.economics import JACKPOT_MIN_PLAYERS, Economics
@@ -56,6 +57,9 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "seats_in": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
                      "uniqueItems": True},
         "forced_bet_tie": {"enum": list(TIES)},
+        "jackpot_pays": {"type": "object",
+                         "x-why": "the table's posted jackpot: {hand name = {amount = cents} or {share = percent}}"},
+        "jackpot_pool": {"type": "integer", "minimum": 0},
     },
     "additionalProperties": False,
 }
@@ -66,13 +70,19 @@ class MexicanOptions:
     """- ``schedule``: the table's collection, a mapping (games.poker.economics.schedule_from_mapping).
     - ``button``: the first hand's button seat.
     - ``seats_in``: the seats with a player when the table opens (None: every seat).
-    - ``forced_bet_tie``: how two up cards of one rank break for the forced bet."""
+    - ``forced_bet_tie``: how two up cards of one rank break for the forced bet.
+    - ``jackpot_pays``: the table's posted jackpot, hand name (Hand Ranking) -> ``{"amount": cents}``
+      or ``{"share": percent of the jackpot}`` (None: the table posts none; eligibility only).
+    - ``jackpot_pool``: what the jackpot holds when this table first opens, in cents (then the
+      controller keeps it: each completed hand's jackpot collection in, each payout out)."""
 
     seats: int = 8
     schedule: Any = None
     button: int = 1
     seats_in: tuple[int, ...] | None = None
     forced_bet_tie: str = "position"
+    jackpot_pays: Mapping[str, Mapping[str, int]] | None = None
+    jackpot_pool: int = 0
     spec: DeckSpec = field(default_factory=deck)
     economics: Economics = field(init=False, compare=False)
     plan: deal_plan.DealPlan = field(init=False, compare=False)
@@ -105,6 +115,14 @@ class MexicanOptions:
                               f"PLAYERS FOR 'JackPot'\"), not from {took.jackpot_min_players}")
         object.__setattr__(self, "economics", economics)
         object.__setattr__(self, "plan", deal_plan.plan(GAME))
+        whole_number("jackpot_pool", self.jackpot_pool)
+        if self.jackpot_pool < 0:
+            raise OptionError("jackpot_pool", f"an amount in cents may not be negative, not {self.jackpot_pool}")
+        if self.jackpot_pays is not None:
+            object.__setattr__(self, "jackpot_pays", _jackpot_pays(self.jackpot_pays))
+            if not took.jackpot:
+                raise OptionError("jackpot_pays", "the table posts a jackpot but its schedule collects none: give "
+                                                  "[game.schedule] a jackpot")
 
     @property
     def schedule_name(self) -> str:
@@ -117,3 +135,27 @@ class MexicanOptions:
         if "seats_in" in values and isinstance(values["seats_in"], list):
             values["seats_in"] = tuple(values["seats_in"])
         return cls(seats=seats, **values)
+
+
+def _jackpot_pays(raw: Any) -> dict[str, dict[str, int]]:
+    """A posted jackpot, checked: each key a hand of the Hand Ranking, each value one amount in
+    cents (``amount``, at least a cent) or one share of the pool in whole percent (``share``, 1 to
+    100)."""
+    if not isinstance(raw, Mapping) or not raw:
+        raise OptionError("jackpot_pays", "the posted jackpot is a table of hands, e.g. [game.jackpot_pays] "
+                                          "\"five of a kind\" = {share = 100}, \"four of a kind\" = {amount = 10000}")
+    out: dict[str, dict[str, int]] = {}
+    for hand, pays in raw.items():
+        if hand not in JACKPOT_HANDS:
+            raise OptionError("jackpot_pays", f"{hand!r} is not a hand of the Hand Ranking: one of "
+                                              f"{', '.join(JACKPOT_HANDS)}")
+        if not isinstance(pays, Mapping) or len(pays) != 1 or not set(pays) <= {"amount", "share"}:
+            raise OptionError("jackpot_pays", f"{hand}: give one of amount (cents) or share (percent of the "
+                                              "jackpot)")
+        (key, value), = pays.items()
+        whole_number(f"jackpot_pays.{hand}.{key}", value)
+        if (key == "amount" and value < 1) or (key == "share" and not 1 <= value <= 100):
+            raise OptionError("jackpot_pays", f"{hand}: an amount is a cent or more, a share 1 to 100 percent, "
+                                              f"not {key} {value}")
+        out[hand] = {key: value}
+    return out

@@ -69,6 +69,8 @@ from games.poker import positions
 from games.poker.bring_in import bring_in, first_to_act
 from games.poker.economics import Economics, hand_collection
 from games.poker.entries import EntryError, card_of, seat_key
+from games.poker.hands import FIVE_OF_A_KIND, best
+from games.poker.mexican import MEXICAN
 from games.poker.showdown import GAMES as SHOWDOWNS
 from games.poker.showdown import settle
 
@@ -251,10 +253,55 @@ def who_acts(street: int, up: Mapping[int, Mapping[int, Card | None]], exposed: 
 
 # --- the showdown --------------------------------------------------------------------------------
 
-def jackpot_eligible(cards: Sequence[Card], name: str | None) -> bool:
+def jackpot_eligible(cards: Sequence[Card]) -> bool:
     """"No hand involved in a jackpot may include the Joker ... 5 of a Kind is exempt from this
-    rule due to there not being an equivalent 'natural' hand"."""
-    return name == "five of a kind" or not any(c.is_joker for c in cards)
+    rule due to there not being an equivalent 'natural' hand". Five of a kind is asked of the
+    hand's category, not its name: the shared evaluator names five of a kind of aces "five aces"
+    (Draw Poker's name for it), and A-A-A-A-JK is Hand Ranking 1 as much as 7-7-7-7-JK is."""
+    if not any(c.is_joker for c in cards):
+        return True
+    return len(cards) >= 5 and best(cards, MEXICAN).category == FIVE_OF_A_KIND
+
+
+JACKPOT_HANDS: tuple[str, ...] = ("five of a kind", "royal flush", "straight flush", "four of a kind", "flush",
+                                  "full house", "straight", "three of a kind", "two pair", "pair", "high card")
+"""The Hand Ranking's names (1 to 11), as a table's jackpot posting names them; "five aces" is five
+of a kind."""
+
+
+def hand_name(cards: Sequence[Card]) -> str:
+    """The Hand Ranking's name of five cards (five aces are "five of a kind", Hand Ranking 1)."""
+    hand = best(cards, MEXICAN)
+    return "five of a kind" if hand.category == FIVE_OF_A_KIND else hand.name
+
+
+def jackpot_payout(shown: Mapping[int, Sequence[Card]], posted: Mapping[str, Mapping[str, int]],
+                   pool: int) -> dict[str, Any] | None:
+    """What the table's posted jackpot pays at this showdown, from ``pool`` (cents), or None when
+    no hand shown qualifies (choices 6 and 7 of docs/mexican_stud.md).
+
+    ``posted``: hand name -> ``{"amount": cents}`` or ``{"share": percent of the pool}``, as the
+    table posts it. The best hand shown that is posted and may be involved in a jackpot ("No hand
+    involved in a jackpot may include the Joker ... 5 of a Kind is exempt") takes it; hands equal
+    to it share it, each the same whole cents (what does not divide stays in the pool). An amount
+    is paid up to what the pool holds."""
+    if not posted:
+        return None
+    ranked = [(best(cards, MEXICAN), seat) for seat, cards in shown.items()
+              if jackpot_eligible(cards) and hand_name(cards) in posted]
+    if not ranked:
+        return None
+    top = max(h for h, _ in ranked)
+    seats = sorted(s for h, s in ranked if h == top)
+    name = hand_name(shown[seats[0]])
+    rule = posted[name]
+    due = min(rule["amount"], pool) if "amount" in rule else pool * rule["share"] // 100
+    each = due // len(seats)
+    posting = (f"{rule['amount'] / 100:.2f} posted" if "amount" in rule else f"{rule['share']}% of the jackpot")
+    return {"hand": name, "seats": seats, "posted": dict(rule), "pool": pool, "each": each,
+            "paid": each * len(seats), "left": pool - each * len(seats),
+            "why": f"{name} ({posting}) is the best jackpot hand shown: seat{'s' if len(seats) > 1 else ''} "
+                   f"{', '.join(map(str, seats))}" + (" share it" if len(seats) > 1 else "")}
 
 
 def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
@@ -264,10 +311,10 @@ def evaluate(hands: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
     out = settle(SHOWDOWNS[GAME], hands)
     for hand in out["hands"]:
         held = [c for c in (try_card(code) for code in hand["cards"]) if c is not None]
-        hand["jackpot_eligible"] = jackpot_eligible(held, hand["high"]["name"] if hand["high"] else None)
+        hand["jackpot_eligible"] = jackpot_eligible(held)
     return out
 
 
-__all__ = ["DOWN", "HAND", "ORDINAL", "STREETS", "EntryError", "card_name", "collection", "deal_order", "evaluate",
-           "hand_button", "jackpot_eligible", "next_faces", "parse_exposed", "parse_hand", "parse_up", "showing",
+__all__ = ["DOWN", "HAND", "JACKPOT_HANDS", "ORDINAL", "STREETS", "EntryError", "card_name", "collection",
+           "deal_order", "evaluate", "hand_button", "hand_name", "jackpot_eligible", "jackpot_payout", "next_faces", "parse_exposed", "parse_hand", "parse_up", "showing",
            "street_of", "who_acts"]

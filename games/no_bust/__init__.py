@@ -41,6 +41,12 @@ those a table may change are ``[game]`` options, named in brackets):
    played after the seat's other hands.
 9. Surrender [``surrender``]: named by DS and AR2 but not described: on a hand's first two cards,
    not after a split, never with a joker or against a joker up card; the player forfeits half.
+   The players' chart says "MUST HIT ON 11 or Less" while surrender is offered on such a hand
+   [``surrender_on_must_hit``]: the chart's columns (must stand, must hit, have option) order the
+   play between a hit and a stand, and surrender is declining to play the hand, which DS bars only
+   with a joker; so by default a hand of 11 or less may surrender and what "must hit" forbids is
+   standing (a double draws a card: it is a hit). The other reading -- a draw is the only
+   decision on 11 or less -- is ``surrender_on_must_hit = false``.
 10. Payouts: the sheet prints none; every win is even money, a natural too by default
     [``natural_pays``]. "All pay-offs to the extent of that player / dealer's money covers" (DS7)
     and the fees are the dealer's: the controller sees no chips; a result is per hand and holds

@@ -339,7 +339,7 @@ class NoBustRound(Steps, PlayerDealer, ShoePlay, RoundMachine):
             "player_dealer_cards": shown,
             "frozen": self._up_joker(),
             "hands": {str(s): [{"cards": [c.code for c in h.cards],
-                                "total": rules.total(h.cards, high).value if h.cards else None,
+                                "total": rules.total(h.cards, high).to_dict()["total"] if h.cards else None,
                                 "doubled": h.doubled, "stood": h.stood, "surrendered": h.surrendered}
                                for h in hands] for s, hands in sorted(self.hands.items())},
             "action_button": self.action,

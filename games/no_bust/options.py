@@ -31,6 +31,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "player_dealer_second_card": {"enum": list(SECOND_CARD)},
         "double_on_stand_totals": {"type": "boolean"},
         "surrender": {"type": "boolean"},
+        "surrender_on_must_hit": {"type": "boolean"},
         "max_splits": {"type": "integer", "minimum": 0, "maximum": 3},
         "resplit_aces": {"type": "boolean"},
         "natural_pays": {"type": "string", "pattern": PAYS.pattern,
@@ -50,7 +51,7 @@ class NoBustOptions:
       jokers), configurable"; the sheet names jokers but not how many.
     - ``first_player_dealer_seat``: who holds the position when the table opens.
     - the readings (games.no_bust.rules.Rules): ``highest_total``, ``double_on_stand_totals``,
-      ``surrender``, ``max_splits``, ``resplit_aces``, ``natural_pays``; and
+      ``surrender``, ``surrender_on_must_hit``, ``max_splits``, ``resplit_aces``, ``natural_pays``; and
       ``player_dealer_second_card``, ``action_chart``."""
 
     seats: int = 7
@@ -61,6 +62,7 @@ class NoBustOptions:
     player_dealer_second_card: str = "hole"
     double_on_stand_totals: bool = False
     surrender: bool = True
+    surrender_on_must_hit: bool = True
     max_splits: int = 3
     resplit_aces: bool = False
     natural_pays: str = "1 to 1"
@@ -72,7 +74,7 @@ class NoBustOptions:
     def __post_init__(self) -> None:
         for name in ("seats", "decks", "jokers_per_deck", "first_player_dealer_seat", "highest_total", "max_splits"):
             whole_number(name, getattr(self, name))
-        for name in ("double_on_stand_totals", "surrender", "resplit_aces"):
+        for name in ("double_on_stand_totals", "surrender", "surrender_on_must_hit", "resplit_aces"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(name, f"must be true or false, not {getattr(self, name)!r}")
         if not 2 <= self.seats <= 8:
@@ -105,7 +107,8 @@ class NoBustOptions:
         object.__setattr__(self, "spec", standard(self.decks, self.jokers_per_deck))
         object.__setattr__(self, "readings", rules.Rules(
             highest_total=self.highest_total, double_on_stand_totals=self.double_on_stand_totals,
-            surrender=self.surrender, max_splits=self.max_splits, resplit_aces=self.resplit_aces,
+            surrender=self.surrender, surrender_on_must_hit=self.surrender_on_must_hit,
+            max_splits=self.max_splits, resplit_aces=self.resplit_aces,
             natural_pays=pays))
 
     @property

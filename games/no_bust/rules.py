@@ -50,6 +50,10 @@ class Rules:
     surrender: bool = True
     """DS and AR2 name surrender without saying how it is played: a hand's first two cards, not
     after a split, the player forfeits half the wager."""
+    surrender_on_must_hit: bool = True
+    """The players' chart's "MUST HIT ON 11 or Less" against surrender offered on such a hand
+    (:func:`refusal`, reading 9): True lets a hand of 11 or less surrender; False reads "must hit"
+    as barring every decision but a draw (a hit, or a double, which draws)."""
     max_splits: int = 3
     """DS5: multiple splitting up to 3 times (per seat)."""
     resplit_aces: bool = False
@@ -100,6 +104,13 @@ class Total:
         return f"{kind} {self.value}" + (" (more than a natural)" if self.over else "")
 
     def to_dict(self) -> dict:
+        """As the ``result`` publishes a hand. The natural (two jokers) is published as what the
+        sheet ranks it: "A 'Natural' hand beats all other hands" (Naturals a), the HRC's first rank,
+        which has no hand value -- so ``total`` null, ``natural`` and ``joker`` true (it is two
+        jokers). Its internal 22 (RFP's "Natural 22") only orders it above every total; published, a
+        22 reads as a drawn 22, which is more than a natural (issue 23.6)."""
+        if self.natural:
+            return {"total": None, "soft": False, "joker": True, "natural": True, "over": False}
         return {"total": self.value, "soft": self.soft, "joker": self.joker, "natural": self.natural,
                 "over": self.over}
 
@@ -202,6 +213,14 @@ def refusal(button: str, hand: HandState, rules: Rules = Rules()) -> str | None:
     total over a natural: no draw can bring it back -- reading), must hit on 11 or less, and have
     the option on 12 to 19. A hand with a joker is frozen (AR1, HP2); the player-dealer's joker
     up card freezes all hands (AR2, GR7).
+
+    "MUST HIT ON 11 or Less" and surrender (reading 9): the chart's three columns -- must stand,
+    must hit, have option -- order a hand's play between a hit and a stand; surrender is not
+    playing the hand at all, offered by DS on any hand without a joker ("Players cannot split,
+    double down or surrender any hand with a joker" names the only hands barred). So by default a
+    hand of 11 or less may surrender, and what "must hit" forbids there is standing (a double
+    draws a card, so it is a hit; a split hand's halves are then played by the chart). A table
+    that reads the chart as the only play of such a hand sets ``surrender_on_must_hit = false``.
     """
     if button not in BUTTONS:
         return f"{button} is not a player's decision: the seat buttons are {', '.join(BUTTONS)}"
@@ -246,6 +265,9 @@ def refusal(button: str, hand: HandState, rules: Rules = Rules()) -> str | None:
     # surrender
     if not rules.surrender:
         return "surrender is not offered at this table (game.surrender = false)"
+    if t.value <= 11 and not rules.surrender_on_must_hit:
+        return (f"must hit on {t.value}: players must hit on 11 or less (RFP), and this table gives such a hand no "
+                "surrender (game.surrender_on_must_hit = false)")
     if hand.split:
         return "surrender is on a hand's first two cards, not on a split hand (DS; reading)"
     if not two:

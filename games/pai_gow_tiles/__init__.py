@@ -28,6 +28,7 @@ from typing import Any
 
 from games.decks import NO_CARDS
 from games.pai_gow_tiles import lines as _lines
+from games.pai_gow_tiles import odds as _odds
 from games.pai_gow_tiles.machine import PaiGowTilesRound
 from games.pai_gow_tiles.options import OPTIONS_SCHEMA, PaiGowTilesOptions
 from games.pai_gow_tiles.rules import DICE, POSITIONS
@@ -78,6 +79,7 @@ GAME = GameEntry(
     demo={"seats": POSITIONS, "game": {}, "devices": {"cup": {"dice": DICE}}},
     commands={"dispute": DISPUTE_SCHEMA},
     summary=lambda data: _summary(data),
+    odds=_odds.odds,
     narrate=_lines.NARRATE,
     legend=_lines.LEGEND,
 )

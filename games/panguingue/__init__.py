@@ -12,6 +12,7 @@ with the other poker-room games.
 
 from pathlib import Path
 
+from games.odds import no_house_wager
 from games.panguingue import lines as _lines
 from games.panguingue.machine import PanRound
 from games.panguingue.options import MAX_SEATS, OPTIONS_SCHEMA, PanOptions
@@ -61,6 +62,8 @@ GAME = GameEntry(
     demo={"seats": 6, "game": {"condition": 500}},
     commands={"count": COUNT, "winner": WINNER},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("panguingue", "the house takes a fee and banks no wager (the fee by the condition, rule 1; the players pay each other for their melds): the players play each "
+                        "other, so no wager has a house edge to price"),
     narrate=_lines.NARRATE,
 )
 

@@ -158,6 +158,32 @@ class PanRound(PitchedRound):
         else:
             self._publish_prompt_if_changed()
 
+    # --- one prompt per step ---------------------------------------------------------------------
+
+    _shown_step: Any = None
+
+    def _step_key(self) -> tuple[Any, ...]:
+        """What a prompt asks for, as the dealer answers it: the state, the step of the hand, the
+        seat a decision waits for, the device the table waits for -- not its words. A count during
+        the play changes the play's words (who draws, a seat left alone) but not the step: the
+        dealer's one press still ends the play."""
+        step = self._next_step() if self.state == "dealing" else None
+        seat = step.seat if isinstance(step, DecisionDue) else None
+        waiting = self._waiting_for() if self.state != "fault" else None
+        return (self.state, self.round, self.done, seat, waiting[0] if waiting else None)
+
+    def _publish_prompt(self) -> None:
+        self._shown_step = self._step_key()
+        super()._publish_prompt()
+
+    def _publish_prompt_if_changed(self) -> None:
+        """One prompt per step: a prompt whose words changed for the same step (a count during the
+        play) is not published again -- a dealer who follows prompts would press twice, and the
+        second press ends the hand; the state topic's prompt carries the new words."""
+        if self.state == "dealing" and self._step_key() == self._shown_step:
+            return
+        super()._publish_prompt_if_changed()
+
     def _step_text(self, step: PlanStep) -> str:
         assert self.take is not None
         n = len(self.players)

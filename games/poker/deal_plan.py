@@ -9,8 +9,8 @@ Each plan is a tuple of :class:`Step`, in order, and each step cites the sheet:
   Hi/Lo the same ("The Variations"). **Pineapple**: "three cards face down. After the Flop, the
   player discards one card". **Crazy Pineapple**: three down, "After the Flop, the player keeps
   all three cards": no discard. **Omaha** (and Hi/Lo): "four cards face down".
-- **Draw Poker and Low-Ball** (rules 1 & 2, 8, THE DEAL AND THE DRAW): antes and blinds, five
-  cards each, a round of betting, "Before dealing the draw, the top card from the deck must be
+- **Draw Poker and Low-Ball** (rules 1 & 2, 8, THE DEAL AND THE DRAW): antes and blinds, the cut
+  ("Cards must be cut before each deal"), five cards each, a round of betting, "Before dealing the draw, the top card from the deck must be
   discarded ('burned')", one draw of up to five cards ("Players must discard before receiving
   cards on the draw"), a last round of betting. TOO FEW CARDS FOR THE DRAW: "The dealer may not
   deal the last card from the stub of the deck. When he reaches the last card, he will combine it
@@ -61,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Action = Literal["collect", "deal", "burn", "board", "bet", "expose", "discard", "draw", "declare",
+Action = Literal["collect", "cut", "deal", "burn", "board", "bet", "expose", "discard", "draw", "declare",
                  "showdown"]
 Face = Literal["down", "up", "keep_one_down"]
 Fallback = Literal["draw_stub", "stud_scramble", "stud_community"]
@@ -82,6 +82,7 @@ class Step:
     """One thing the dealer or the players do.
 
     - ``collect``: what ``name`` says (blinds, antes, the fee) before the deal;
+    - ``cut``: the dealer cuts the deck before the deal (Draw & Low-Ball);
     - ``deal``: to each player in turn, ``faces`` giving each card's face in dealing order, ``per_turn``
       cards at a time;
     - ``burn``: one card off the top, face down; ``board``: ``cards`` community cards face up;
@@ -144,6 +145,8 @@ def plan(game: str, *, pineapple_discard: Literal["after_flop_betting", "after_f
     if game in ("draw", "lowball"):
         return DealPlan(game, 53, "left_of_button", "clockwise", (
             Step("collect", "antes and blinds", rule="Draw Poker & Low-Ball 1 & 2: blinds 2-3-5, antes of 1.00"),
+            Step("cut", rule="THE DEAL AND THE DRAW: 'Cards must be cut before each deal ... The 'cut' is made with "
+                             "one hand, straight out.'"),
             Step("deal", "five cards", faces=("down",) * 5, rule="1 & 2: 'Each player is then dealt five cards'"),
             _bet("before the draw", "left_of_big_blind", "BLINDS: 'the player to the left of the blind'"),
             Step("burn", rule="'Before dealing the draw, the top card from the deck must be discarded'"),

@@ -57,6 +57,11 @@ class PitchedRound(Steps, RoundMachine):
         """The prompt while bets are open and a hand can be dealt."""
         raise NotImplementedError
 
+    def _waiting_text(self) -> str:
+        """The prompt while bets are open and too few players are in for a hand."""
+        return (f"Hand {self.round} waits for players: two seats at least must be in (seats in: "
+                f"{', '.join(map(str, sorted(self.seated))) or 'none'}; seat button sit_in).")
+
     def _seats_changed(self, name: str, seat: int) -> None:
         """A seat sat in or out (``seated`` already says so); before the deal the hand follows."""
         raise NotImplementedError
@@ -105,9 +110,7 @@ class PitchedRound(Steps, RoundMachine):
     def _prompt_for_state(self) -> dict:
         prompt = super()._prompt_for_state()
         if self.state == "betting" and not self._can_deal():
-            prompt.update(expect="none", text=f"Hand {self.round} waits for players: two seats at least must be in "
-                                              f"(seats in: {', '.join(map(str, sorted(self.seated))) or 'none'}; "
-                                              "seat button sit_in).")
+            prompt.update(expect="none", text=self._waiting_text())
         elif self.state == "betting":
             prompt["text"] = self._betting_text()
         elif self.state == "result":

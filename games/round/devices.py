@@ -45,6 +45,10 @@ DEVICE_FIXES: dict[str, str] = {
     "lifted_early": "the cup was lifted before the shake ended",
     "bad_report": "the cup sent a report that could not be read: check its cable",
     "reports_lost": "reports from the cup were lost: check its cable",
+    "duplicate_report": "the cup sent a report twice (the second is set aside): nothing is lost",
+    "stale_report": "the cup sent an earlier report again (set aside): nothing is lost; if it recurs, have the "
+                    "cup checked",
+    "restarted": "the cup restarted: check its power and cable",
     "stall": "the cup's endpoint stalled (the driver cleared it)",
     "self_test": "the cup failed its self-test: have it serviced",
     "wrong_dice": "the cup holds another number of dice than its config says: check the cup and the config",

@@ -81,9 +81,10 @@ Step = CardDue | DecisionDue | PressDue | DiceDue
 _UNSET: Any = object()
 """No step worked out yet in this snapshot."""
 
-NOTHING_LOST: frozenset[str] = frozenset({"stall"})
-"""Dice-cup faults after which the reading still arrives (the cup keeps a report until it is
-read): no new shake is asked for."""
+NOTHING_LOST: frozenset[str] = frozenset({"stall", "duplicate_report", "stale_report"})
+"""Dice-cup faults after which the reading still arrives: a stall (the cup keeps a report until
+it is read), a report sent twice or an earlier one sent again (the driver sets it aside; nothing
+the cup sent since is missing). No new shake is asked for: the shake on its way is the throw."""
 
 
 class Steps(RoundMachine):

@@ -3,7 +3,8 @@
 - :mod:`games.seven_card_thrill.rules`: every wager on the best five (games.poker.hands, the sheet's joker).
 - :mod:`games.seven_card_thrill.options`: the seats.
 - :mod:`games.seven_card_thrill.machine`: the round (the deal, the discards, the showdown).
-- :mod:`games.seven_card_thrill.odds`: each wager's odds, simulated and labelled so.
+- :mod:`games.seven_card_thrill.odds`: each wager's odds, exact (:mod:`games.seven_card_thrill.classes`
+  counts one hand's class, :mod:`games.seven_card_thrill.showdown` the poker bet's deals).
 """
 
 from pathlib import Path

@@ -1,21 +1,20 @@
-"""7 Card Thrill's odds. The best-five class of a seven-card hand from 53 cards is counted
-exactly (games.seven_card_thrill.classes), and so are the wagers that pay on a hand alone: pair
-of kings or better, 3 of a kind or better, full house or better and the special bet. The poker
-bet against the dealer's hand is a seeded simulation, labelled so, with its 95 % interval."""
+"""7 Card Thrill's odds, every one exact. The best-five class of a seven-card hand from 53 cards is
+counted by pattern (games.seven_card_thrill.classes), and so are the wagers that pay on a hand
+alone: pair of kings or better, 3 of a kind or better, full house or better and the special bet.
+The poker bet against the dealer's hand is counted over every deal of both hands
+(games.seven_card_thrill.showdown): the ties, the half-paid wins, and as many wins as losses."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from fractions import Fraction
 from math import comb
 
-from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
-from games.odds import GameOdds, OutcomeOdds, WagerOdds, simulated
+from games.cards import STANDARD_RANKS
+from games.odds import GameOdds, OutcomeOdds, WagerOdds
 from games.seven_card_thrill.classes import COUNTS
-from games.seven_card_thrill.rules import Paytable, settle_seat
+from games.seven_card_thrill.rules import Paytable
+from games.seven_card_thrill.showdown import SHEET, Showdown
 
-ROUNDS = 20_000
 WAGERS = ("poker", "kings_or_better", "trips_or_better", "full_house_or_better", "special")
 HANDS = comb(53, 7)
 ORDER = ("high card", *(f"pair of {r}" for r in STANDARD_RANKS), "two pair", "three of a kind", "straight",
@@ -29,6 +28,18 @@ def classes() -> WagerOdds:
     return WagerOdds("best five of seven (the hand's class)",
                      tuple(OutcomeOdds(name, Fraction(COUNTS.get(name, 0), HANDS), Fraction(0)) for name in ORDER),
                      note="exact: every hand of 7 from 53 counted by pattern")
+
+
+def poker(table: Paytable, counts: Showdown = SHEET) -> WagerOdds:
+    """The poker bet over every deal of the player's seven and the dealer's seven from 53 cards."""
+    d = counts.deals
+    return WagerOdds("poker", (
+        OutcomeOdds(f"win {table.poker}", Fraction(counts.wins - counts.half, d), table.poker.ratio),
+        OutcomeOdds(f"win {table.poker_half} (the dealer's K/J high or lower)", Fraction(counts.half, d),
+                    table.poker_half.ratio),
+        OutcomeOdds("push", Fraction(counts.ties, d), Fraction(0)),
+        OutcomeOdds("lose", Fraction(counts.losses, d), Fraction(-1))),
+        note=f"the player's seven against the dealer's: all {d:,} deals counted by hand value")
 
 
 def _on_the_hand(table: Paytable) -> list[WagerOdds]:
@@ -51,26 +62,13 @@ def _at_least(name: str, win: Fraction, pays) -> WagerOdds:
     return WagerOdds(name, (OutcomeOdds(f"win {pays}", win, pays.ratio), OutcomeOdds("lose", 1 - win, Fraction(-1))))
 
 
-def odds(paytable: str | None = None, decks: int | None = None, rounds: int = ROUNDS, seed: int = 1) -> GameOdds:
+def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
     if paytable not in (None, "sheet"):
         raise ValueError("--paytable: 7 Card Thrill has the sheet's pays; name 'sheet' or leave it out")
     if decks not in (None, 1):
         raise ValueError("--decks: 7 Card Thrill is one deck of 52 and a joker")
     table = Paytable()
     shares = ", ".join(f"{o.name} {float(o.probability):.6f}" for o in classes().outcomes)
-    return GameOdds("seven_card_thrill", "sheet", 1, (_poker(rounds, seed, table), *_on_the_hand(table)),
-                    notes=("exact: the hand's class and the wagers on it alone; simulated: the poker bet "
-                           "against the dealer", f"best five of seven, exactly: {shares}"))
-
-
-def _poker(rounds: int, seed: int, table: Paytable) -> WagerOdds:
-    deck = [Card(r, s) for s in SUITS for r in STANDARD_RANKS] + [JOKER]
-    rng = random.Random(seed)
-    tally: Counter = Counter()
-    for _ in range(rounds):
-        fourteen = rng.sample(deck, 14)
-        poker = settle_seat(fourteen[:7], fourteen[7:], table)[0]
-        tally[(poker.outcome, str(poker.pays), poker.net)] += 1
-    outcomes = tuple(OutcomeOdds(f"{o} {p}" if o == "win" else o, n / rounds, float(net))
-                     for (o, p, net), n in sorted(tally.items(), key=lambda kv: -kv[0][2]))
-    return simulated("poker", outcomes, rounds, f"{rounds:,} seeded hands against a dealer's hand")
+    return GameOdds("seven_card_thrill", "sheet", 1, (poker(table), *_on_the_hand(table)),
+                    notes=("every figure exact: the poker bet over every deal of both hands, the other "
+                           "wagers over every hand", f"best five of seven, exactly: {shares}"))

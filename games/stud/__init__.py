@@ -12,8 +12,10 @@ poker-room games.
 
 from pathlib import Path
 
+from games.odds import no_house_wager
 from games.poker import lines as _lines
 from games.registry import GameEntry
+from games.stud.irregularities import KINDS
 from games.stud.machine import StudRound
 from games.stud.options import MAX_SEATS, OPTIONS_SCHEMA, StudOptions
 
@@ -48,6 +50,26 @@ UP_CARDS: dict = {
 }
 """``cmd/up_cards``: one street's up cards, {"street": n, "cards": {seat: code}}."""
 
+IRREGULARITY: dict = {
+    "type": "object",
+    "properties": {
+        "id": {"type": ["string", "integer"]},
+        "what": {"enum": list(KINDS)},
+        "seat": {"type": "integer"},
+        "cards": {"type": "integer"},
+        "acted": {"type": "boolean"},
+        "burns": {"type": "integer"},
+        "down": {"type": "boolean"},
+        "traceable": {"type": "boolean"},
+        "street": {"type": "integer"},
+        "card": {"maxLength": 8},
+    },
+    "required": ["what"],
+    "additionalProperties": False,
+}
+"""``cmd/irregularity``: what went wrong (games.stud.irregularities.KEYS says which keys each report
+takes; the machine checks them and the card's code, so that no error message quotes one)."""
+
 GAME = GameEntry(
     name="stud",
     title="Stud (7 Card Stud, Stud Hi-Lo, Razz)",
@@ -61,8 +83,10 @@ GAME = GameEntry(
     schemas=Path(__file__).resolve().parent / "schemas",
     option_keys={"seats": "table.seats"},
     demo={"seats": 6, "game": {"variant": "seven_card_stud"}},
-    commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN},
+    commands={"up_cards": UP_CARDS, "showdown": SHOWDOWN, "irregularity": IRREGULARITY},
     summary=lambda data: _summary(data),
+    odds=no_house_wager("stud", "the house takes a fee and banks no wager (its fee by the number of players, or by the half hour for Stud Hi-Lo): the players play each "
+                        "other, so no wager has a house edge to price"),
     narrate=_lines.NARRATE,
     variant_key="variant",
 )

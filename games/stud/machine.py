@@ -21,6 +21,11 @@ sequences the hand:
    seven codes each).
 4. ``result``: the players, the collection, the up cards entered and the showdown (None when
    nobody entered one). ``deal`` settles and the cards go back to the shuffler.
+5. ``cmd/irregularity`` (games.stud.irregularities): a wrong number of cards (a misdeal on the deal
+   before any action, else the seat is out with its money back, or foul at the showdown), a burn
+   error (rectified, or the down card accepted), the last card dealt face up or off the table (the
+   seat's all-in option). A misdeal voids the hand, which is redealt to the same players, their
+   antes in the pot.
 
 Secrecy: the controller never learns a down card, a burn or the stub; it names only what the pit
 enters, after checking it, and a refusal names no code entered.
@@ -37,6 +42,7 @@ from games.poker.deal_plan import check_deck
 from games.poker.pitched import PitchedRound, money
 from games.poker.time_clock import TimeClock, collect_phrase
 from games.round import Emit, Refused
+from games.stud import irregularities as irr
 from games.stud import rules
 from games.stud.options import StudOptions
 
@@ -66,6 +72,11 @@ class StudRound(PitchedRound):
         self.community: Card | None = None              # turned up when the stub ran short
         self.evaluation: dict[str, Any] | None = None
         self.take: dict[str, Any] | None = None
+        self.out: dict[int, str] = {}                   # seat -> "refunded" or "foul" (irregularities)
+        self.all_in: set[int] = set()                   # seats whose last card came face up
+        self.irregularities: list[dict[str, Any]] = []
+        self.redeal_of: int | None = None               # the misdealt hand this hand redeals
+        self._misdealt: tuple[int, frozenset[int], dict[str, Any]] | None = None   # (hand, players, take)
         schedule = options.economics.schedule
         self.time_clock = (TimeClock(schedule.time_fee, schedule.period_minutes) if schedule.basis == "time"
                            else None)
@@ -75,6 +86,13 @@ class StudRound(PitchedRound):
     # --- players and collection -----------------------------------------------------------
 
     def _place_players(self) -> None:
+        if self._misdealt is not None:   # a redeal: the misdealt hand's players and antes (irregularities choice 2)
+            hand, players, take = self._misdealt
+            self.redeal_of = hand
+            self.players = frozenset(players & self.seated) if len(players & self.seated) >= 2 else frozenset()
+            self.take = take if self.players else None
+            return
+        self.redeal_of = None
         if len(self.seated) < 2:
             self.players, self.take = frozenset(), None
             return
@@ -87,12 +105,15 @@ class StudRound(PitchedRound):
 
     def _clear_layout(self) -> None:
         self.done, self.up, self.shown, self.community, self.evaluation = 0, {}, {}, None, None
+        self.out, self.all_in, self.irregularities = {}, set(), []
 
     def _entered_dealing(self) -> None:
-        if self.time_clock is not None and self.take is not None:
+        if self.time_clock is not None and self.take is not None and self.redeal_of is None:
             self.take = {**self.take, **self.time_clock.collect(self.players)}
+        self._misdealt = None
         self._emit("action_button", {"seat": None, "players": sorted(self.players),
-                                     "variant": self.options.variant, "collection": self.take})
+                                     "variant": self.options.variant, "collection": self.take,
+                                     "redeal_of": self.redeal_of})
 
     # --- the steps of the deal (games.poker.deal_plan) ------------------------------------
 
@@ -112,6 +133,9 @@ class StudRound(PitchedRound):
                 fee = collect_phrase(self.take)
             else:
                 fee = f"collect the fee {money(self.take['fee'])} ({n} players; no jackpot in this game)"
+            if self.redeal_of is not None:
+                return (f"Hand {self.round} redeals hand {self.redeal_of} (misdeal) to the same players: their antes "
+                        "stay in the pot and the collection taken stands: take nothing again; press deal.")
             return (f"Hand {self.round} ({rules.TITLES[self.options.variant]}): take each player's ante; {fee}; "
                     "press deal.")
         if step.action == "deal":
@@ -135,7 +159,10 @@ class StudRound(PitchedRound):
             else:
                 who = (f"first to act is unknown ({acts['why']}; the pit may enter them: cmd/up_cards "
                        f"street {min(street, 6)})")
-            return f"Betting round ({step.name}): {who}; press deal when the betting is complete."
+            all_in = (f"; seat{'s' if len(self.all_in) > 1 else ''} {', '.join(map(str, sorted(self.all_in)))} "
+                      "(the last card dealt face up) may declare all-in for the pot already played, or stay active"
+                      if street == 7 and self.all_in else "")
+            return f"Betting round ({step.name}): {who}{all_in}; press deal when the betting is complete."
         if step.action == "burn":
             return "Burn the top card face down; press deal."
         return ("Showdown: the hands still in are shown (cards speak, seven cards each); a disputed showdown is "
@@ -201,6 +228,55 @@ class StudRound(PitchedRound):
         self._emit("action_button", {"seat": acts["seat"], "street": street, "by": acts["by"], "why": acts["why"]})
         return {"street": street, "first_to_act": acts}
 
+    # --- irregularities, reported by the dealer or the pit ----------------------------------
+
+    def _view(self) -> irr.HandView:
+        street = max((rules.street_of(s.name) for s in self.steps[:self.done] if s.action == "deal"), default=0)
+        step = self._step()
+        bet3 = next(i for i, s in enumerate(self.steps) if s.action == "bet")
+        phase = ("showdown" if step is not None and step.action == "showdown"
+                 else "deal" if self.done <= bet3 else "streets")
+        dealing = rules.street_of(step.name) if step is not None and step.action == "deal" else 0
+        return irr.HandView(phase, street, self.players, frozenset(self.out), self.spec, self._taken(),  # type: ignore[arg-type]
+                            dealing)
+
+    def _command_irregularity(self, args: Mapping[str, Any]) -> dict:
+        """``cmd/irregularity`` {"what": ..., ...}: what went wrong at the table, and the sheet's
+        consequence (games.stud.irregularities): a misdeal voids the hand (redealt to the same
+        players), a wrong count after action puts the seat out with its money back, a foul hand
+        cannot win, the rest plays on."""
+        if self.state != "dealing" or self._step() is None:
+            raise Refused(f"no hand is being dealt (state {self.state}): an irregularity is reported during the hand")
+        try:
+            ruling = irr.rule(args, self._view())
+        except irr.IrregularityError as exc:
+            raise Refused(str(exc)) from None
+        phase = self._view().phase
+        self._alarm(f"irregularity_{ruling.what}", "warning", ruling.message, expected=self._expected_text(),
+                    action=ruling.action)
+        reply = {"what": ruling.what, "consequence": ruling.consequence, "message": ruling.message,
+                 "action": ruling.action}
+        if ruling.consequence == "misdeal":
+            assert self.take is not None and self.round is not None
+            self._misdealt = (self.redeal_of or self.round, self.players, self.take)
+            self._void(ruling.message, "pit")
+            return reply
+        if ruling.consequence == "out_refund" and ruling.seat is not None:
+            self.out[ruling.seat] = "refunded"
+        elif ruling.consequence == "foul" and ruling.seat is not None:
+            self.out[ruling.seat] = "foul"
+        elif ruling.consequence == "all_in_option" and ruling.seat is not None:
+            self.all_in.add(ruling.seat)
+            if ruling.card is not None:
+                self.up.setdefault(7, {})[ruling.seat] = ruling.card
+                self._emit("reveal", {"hand": "up", "seat": ruling.seat, "street": 7, "card": ruling.card.code,
+                                      "exposed": True})   # it lies face up
+        self.irregularities.append({"what": ruling.what, "phase": phase, "consequence": ruling.consequence,
+                                    "seat": ruling.seat, "message": ruling.message})
+        if self._step() is not None and self._step().action == "bet":
+            self._publish_prompt()
+        return reply
+
     # --- the showdown, entered by the pit -------------------------------------------------
 
     def _command_showdown(self, args: Mapping[str, Any]) -> dict:
@@ -224,6 +300,8 @@ class StudRound(PitchedRound):
                           f"{', '.join(map(str, sorted(self.players)))}")
         if seat in self.shown:
             raise Refused(f"seat {seat}'s hand is already entered for this hand (a reveal is never taken back)")
+        if seat in self.out:
+            raise Refused(f"seat {seat} is out of the hand ({self.out[seat]}, cmd/irregularity): it cannot win the pot")
         taken = {c: where for c, where in self._taken().items() if not where.startswith(f"seat {seat}'s up")}
         mine = [(street, cards[seat]) for street, cards in sorted(self.up.items()) if seat in cards]
         try:
@@ -277,7 +355,9 @@ class StudRound(PitchedRound):
                 "up_cards": {str(street): {str(s): c.code for s, c in cards.items()}
                              for street, cards in sorted(self.up.items())},
                 "community": None if self.community is None else self.community.code,
-                "showdown": self.evaluation}
+                "showdown": self.evaluation, "redeal_of": self.redeal_of,
+                "out": {str(s): why for s, why in sorted(self.out.items())}, "all_in_option": sorted(self.all_in),
+                "irregularities": self.irregularities}
 
     # --- restart and snapshot -------------------------------------------------------------
 

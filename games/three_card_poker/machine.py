@@ -143,6 +143,11 @@ class ThreeCardPokerShoe(ThreeCardPoker, ShoePlay):
 
     ROLES = SHOE_ROLES
 
+    def _round_cards_most(self) -> int:
+        """Three cards to every seat and the player-dealer (D1a): the controller deals every seat
+        (it sees no antes), so the most a round takes is the table's."""
+        return HAND * self.seats
+
 
 class ThreeCardPokerHands(ThreeCardPoker):
     """Dealt by a hand-forming shuffler: each hand is one delivery; the cards go back to the

@@ -52,9 +52,10 @@ def action_button(card: Card, player_dealer: int, seats: int) -> dict:
 
 
 def settle_seat(player: Sequence[Card], played: bool, dealer: Sequence[Card],
-                table: Paytable = Paytable()) -> list[WagerResult]:
-    """Ante, play (when played) and bonus of one seat against the player-dealer's hand."""
-    pk, dk = key(player), key(dealer)
+                table: Paytable = Paytable(), suited_pair: str = "flush") -> list[WagerResult]:
+    """Ante, play (when played) and bonus of one seat against the player-dealer's hand (a pair in
+    one suit ranked as ``suited_pair`` says: games.three_card_poker.hands)."""
+    pk, dk = key(player, suited_pair), key(dealer, suited_pair)
     hand, dhand = name(pk), name(dk)
     out: list[WagerResult] = []
     if not played:
@@ -82,13 +83,14 @@ def settle_seat(player: Sequence[Card], played: bool, dealer: Sequence[Card],
 
 
 def settle(dealer: Sequence[Card], seats: Mapping[int, tuple[Sequence[Card], bool]],
-           table: Paytable = Paytable()) -> dict:
+           table: Paytable = Paytable(), suited_pair: str = "flush") -> dict:
     """The ``result`` data: the player-dealer's hand and each seat's wagers."""
-    dk = key(dealer)
+    dk = key(dealer, suited_pair)
     return {
         "dealer": {"cards": [c.code for c in dealer], "hand": name(dk), "qualifies": qualifies(dk)},
         "seats": {str(seat): {"played": played, "cards": [c.code for c in cards] if played else None,
-                              "hand": name(key(cards)) if played else None,
-                              "wagers": [w.to_dict() for w in settle_seat(cards, played, dealer, table)]}
+                              "hand": name(key(cards, suited_pair)) if played else None,
+                              "wagers": [w.to_dict() for w in settle_seat(cards, played, dealer, table,
+                                                                          suited_pair)]}
                   for seat, (cards, played) in sorted(seats.items())},
     }

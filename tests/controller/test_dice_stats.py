@@ -13,7 +13,7 @@ import pytest
 from controller.shared.schemas import validate
 from controller.table.dice_stats import MIN_SHAKES, DiceStats
 from drivers.dice_cup import DiceCupDriver
-from drivers.events import CupShaken, DiceRead
+from drivers.events import DiceRead
 from hw_sim.dice_cup import PRODUCT_ID, VENDOR_ID, SimDiceCup, loaded_weights
 from hw_sim.usb_backend import SimUsbBus
 
@@ -21,19 +21,17 @@ _buses = itertools.count(1)
 
 
 def throw(stats: DiceStats, *values: int, cup: str = "cup") -> list:
-    stats.shaken(cup)
+    """A throw the round used, as the table hands it over."""
     return stats.read(cup, values)
 
 
-def test_only_a_throw_counts() -> None:
+def test_only_a_throw_of_the_cups_dice_counts() -> None:
     stats = DiceStats({"cup": 2}, clock=lambda: 100.0)
     throw(stats, 1, 6)
-    stats.read("cup", (1, 6))            # no shake before it: the same dice read again
     throw(stats, 1, 6, 6)                # three dice from a cup of two
     throw(stats, 0, 6)                   # a face that is not one
     throw(stats, 7, 6)
-    stats.shaken("elsewhere")
-    assert stats.read("elsewhere", (1, 1)) == []   # not a cup of this table
+    assert throw(stats, 1, 1, cup="elsewhere") == []   # not a cup of this table
     throw(stats, 3, 3)
     assert stats.cups["cup"].counts == [[1, 0, 1, 0, 0, 0], [0, 0, 1, 0, 0, 1]]
     assert stats.cups["cup"].shakes == 2
@@ -165,11 +163,9 @@ def test_a_loaded_die_is_named_and_a_fair_one_never() -> None:
         named: dict[int, tuple[int, int]] = {}
         for shake in range(1, FAIR_FOR + 1):
             cup.shake()
-            for _ in range(3):   # shaken, opened, closed, as the table would take them
+            for _ in range(3):   # shaken, opened, closed: a round would use each reading
                 event = inbox.get(timeout=5)
-                if isinstance(event, CupShaken):
-                    stats.shaken("cup")
-                elif isinstance(event, DiceRead):
+                if isinstance(event, DiceRead):
                     for bias in stats.read("cup", event.values):
                         named[bias.die] = (shake, bias.face)
     finally:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dice_game import GAME
+from dice_game import GAME, SPEC
 from mqtt_support import WAIT, Message, RunningBroker, Subscriber
 
 from controller.shared.schemas import validate, validate_event
@@ -20,7 +20,16 @@ from controller.table.inbox import Inbox
 from controller.table.journal import Journal
 from controller.table.loop import Table
 from controller.table.publisher import Publisher
-from drivers.events import CupClosed, CupShaken, DeviceOnline, DiceRead
+from drivers.events import (
+    ButtonPressed,
+    CupClosed,
+    CupShaken,
+    DeckVerified,
+    DeviceFault,
+    DeviceOnline,
+    DiceRead,
+    ShuffleComplete,
+)
 from games import registry
 
 TABLE = "dh-01"
@@ -68,19 +77,29 @@ class Harness:
         self.table.start().wait_ready(WAIT)
         self.stopped = False
 
+    def open(self) -> None:
+        """Open the table as the pit and the shuffler would: a round's betting is open."""
+        assert self.command("open", {"id": "open"})["ok"]
+        self.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))
+        self.inbox.put(ShuffleComplete("shuffler", SPEC.size))
+
     def throw(self, *values: int) -> None:
+        """A round of Dice High: no more bets, the shaker's throw, settled."""
+        self.inbox.put(ButtonPressed("buttons", "deal"))
         self.inbox.put(CupShaken("cup"))
         self.inbox.put(DiceRead("cup", tuple(values)))
         self.inbox.put(CupClosed("cup"))
+        self.inbox.put(ButtonPressed("buttons", "deal"))
 
-    def dice(self, where: Callable[[dict], bool] = lambda d: True) -> dict:
+    def dice(self, where: Callable[[dict], bool] = lambda d: True, timeout: float = WAIT) -> dict:
         """The next retained dice payload that matches."""
-        payload = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/dice" and where(m.json())).json()
+        payload = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/dice" and where(m.json()), timeout).json()
         validate("dice", payload)
         return payload
 
-    def alarm(self, code: str) -> dict:
-        env = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/alarm" and m.json()["data"]["code"] == code).json()
+    def alarm(self, code: str, timeout: float = WAIT) -> dict:
+        env = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/alarm" and m.json()["data"]["code"] == code,
+                                timeout).json()
         validate_event(env, game="dice_high")
         return env["data"]
 
@@ -117,17 +136,26 @@ def test_throws_are_counted_published_retained_and_outlive_a_restart(make, tmp_p
     first = h.dice()     # published with the birth: nothing counted yet
     assert first["cups"]["cup"]["shakes"] == 0 and first["min_shakes"] == 600 and first["p_bias"] == 0.001
     h.inbox.put(DeviceOnline("cup", "SIMCUP 1.0", serial="CUP-1"))
+    h.inbox.put(CupShaken("cup"))
+    h.inbox.put(DiceRead("cup", (5, 5)))     # the table is closed: no round used it
+    h.open()
     h.throw(6, 1)
     h.throw(6, 2)
-    h.inbox.put(DiceRead("cup", (6, 3)))     # no shake before it: not a throw
-    h.throw(9, 3)                            # no face: not a throw
-    payload = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 2)
-    assert counts(payload, 1) == [0, 0, 0, 0, 0, 2] and counts(payload, 2) == [1, 1, 0, 0, 0, 0]
+    h.inbox.put(DiceRead("cup", (6, 3)))     # betting: no dice are due
+    h.inbox.put(ButtonPressed("buttons", "deal"))
+    h.inbox.put(DiceRead("cup", (6, 4)))     # no shake before it: the round does not take it
+    h.inbox.put(CupShaken("cup"))
+    h.inbox.put(DiceRead("cup", (9, 3)))     # no face: the round does not take it
+    h.inbox.put(CupShaken("cup"))
+    h.inbox.put(DiceRead("cup", (1, 2)))     # the round's throw
+    h.inbox.put(ButtonPressed("buttons", "deal"))
+    payload = h.dice(lambda p: p["cups"]["cup"]["shakes"] == 3)
+    assert counts(payload, 1) == [1, 0, 0, 0, 0, 2] and counts(payload, 2) == [1, 2, 0, 0, 0, 0]
     assert payload["cups"]["cup"]["serial"] == "CUP-1" and payload["table"] == TABLE
     h.stop()
     with sqlite3.connect(tmp_path / "journal.db") as db:
         saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'dice'").fetchone()[0])
-    assert saved["cup"]["counts"][0] == [0, 0, 0, 0, 0, 2]
+    assert saved["cup"]["counts"][0] == [1, 0, 0, 0, 0, 2]
     again = make()
     restored = again.dice(lambda p: p["ts"] > payload["ts"])
     assert restored["cups"] == payload["cups"], "the counts came back from the journal"
@@ -135,7 +163,7 @@ def test_throws_are_counted_published_retained_and_outlive_a_restart(make, tmp_p
     late = Subscriber(again.pit.host, again.pit.port, f"{TOPIC}/dice")
     try:
         message: Message = late.get()
-        assert message.retain and message.json()["cups"]["cup"]["shakes"] == 2
+        assert message.retain and message.json()["cups"]["cup"]["shakes"] == 3
     finally:
         late.close()
 
@@ -143,9 +171,12 @@ def test_throws_are_counted_published_retained_and_outlive_a_restart(make, tmp_p
 def test_a_biased_die_raises_dice_bias_once_and_the_pit_resets_the_counts(make) -> None:
     h = make()
     h.dice()
-    for _ in range(100):        # 600 throws: die 1 shows 6 half the time, die 2 each face 100 times
+    h.open()
+    for n in range(1, 101):     # 600 rounds: die 1 shows 6 half the time, die 2 each face 100 times
         for face, other in zip((6, 6, 6, 1, 2, 3), (1, 2, 3, 4, 5, 6), strict=True):
             h.throw(face, other)
+        if n % 5 == 0 and n < 100:   # the pit keeps up (the broker queues 1000 messages for a subscriber)
+            h.dice(lambda p, n=n: p["cups"]["cup"]["shakes"] == 6 * n)
     alarm = h.alarm("dice_bias")
     assert alarm["severity"] == "warning"
     assert alarm["message"].startswith("cup die 1 fails the fairness test: face 6 came 300 times in 600 shakes "
@@ -171,9 +202,36 @@ def test_a_biased_die_raises_dice_bias_once_and_the_pit_resets_the_counts(make) 
     assert not bad["ok"] and bad["error"].startswith("bad dice_reset command: cup")
 
 
+def test_a_reshake_the_round_did_not_use_is_not_counted(make) -> None:
+    """Issue 23.3: a bad report just before a shake makes the round ask for the shake again; the
+    shake already on its way arrives after it and the round takes it; the re-shake the dealer then
+    makes reads as unexpected_dice. Each round counts one throw: the one it used."""
+    h = make()
+    h.dice()             # the table is up: published with the birth
+    h.open()
+    for n, (used, again) in enumerate((((3, 4), (6, 6)), ((2, 5), (1, 1))), start=1):
+        h.inbox.put(ButtonPressed("buttons", "deal"))
+        h.inbox.put(DeviceFault("cup", "bad_report", "bad_crc: the report's CRC does not match"))
+        h.inbox.put(CupShaken("cup"))
+        h.inbox.put(DiceRead("cup", used))
+        h.inbox.put(CupClosed("cup"))
+        h.inbox.put(CupShaken("cup"))          # the re-shake the prompt asked for, after the round took its throw
+        h.inbox.put(DiceRead("cup", again))
+        h.inbox.put(CupClosed("cup"))
+        h.inbox.put(ButtonPressed("buttons", "deal"))
+        result = h.pit.wait_for(lambda m, n=n: m.topic == f"{TOPIC}/event/result" and m.json()["round"] == n).json()
+        assert result["data"]["values"] == list(used)
+        h.alarm("unexpected_dice")          # the re-shake: the round had its throw
+    payload = h.dice(lambda p: p["cups"]["cup"]["shakes"] >= 2)
+    assert payload["cups"]["cup"]["shakes"] == 2
+    assert counts(payload, 1) == [0, 1, 1, 0, 0, 0] and counts(payload, 2) == [0, 0, 0, 1, 1, 0]
+
+
 def test_another_cup_serial_sets_the_counts_aside_with_a_warning(make) -> None:
     h = make()
+    h.dice()
     h.inbox.put(DeviceOnline("cup", "SIMCUP 1.0", serial="CUP-1"))
+    h.open()
     h.throw(2, 2)
     h.throw(4, 5)
     h.dice(lambda p: p["cups"]["cup"]["shakes"] == 2)

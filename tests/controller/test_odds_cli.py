@@ -44,3 +44,17 @@ def test_a_paytable_that_favours_the_player_is_flagged_loudly():
     assert "    !!! FAVOURS THE PLAYER: player edge 5.000 %  (exact)" in text
     assert "    house edge 0.000 %  (exact)" in text
     assert text.endswith("!!! 1 wager(s) favour the player: flip")
+
+
+def test_every_game_answers_odds_with_exit_0():
+    """Issue 23: every registered game answers `tablectl odds`: a poker-room game in one line saying
+    the house takes a fee and banks no wager; Pai Gow Tiles with what can be counted."""
+    from games import registry
+    for game in registry.names():
+        out = subprocess.run([*TABLECTL, game], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, (game, out.stderr)
+        if game in ("holdem", "draw", "stud", "mexican_stud", "panguingue"):
+            assert len(out.stdout.strip().splitlines()) == 1, out.stdout
+            assert "the house takes a fee and banks no wager" in out.stdout
+    pai = subprocess.run([*TABLECTL, "pai_gow_tiles"], capture_output=True, text=True, timeout=60).stdout
+    assert "the action button goes to position: 1 never, 2 7/27" in pai and "house edge 1.178 %  (exact)" in pai

@@ -202,27 +202,123 @@ def test_a_gap_in_the_sequence_is_reported(rig: Rig) -> None:
     cup = rig.cup()
     driver = rig.driver()
     rig.next()
-    cup.inject("malformed_report", data=codec.shaken(5))   # a good report, but seq 5 where 0 was due
+    cup.inject("lose_reports", count=5)                # seqs 0-4 lost on the way: 5 where 0 was due
+    cup.shake((1, 2, 3))
     assert rig.take(2) == [DeviceFault("cup", "reports_lost", "5 report(s) lost (seq 5 after 255)"), CupShaken("cup")]
     assert driver.stats["reports_lost"] == 5
 
 
-def test_a_repeated_and_an_out_of_order_report_reach_the_driver_as_sent(rig: Rig) -> None:
-    # hw_sim's repeat_report and stale_report (the battery of tests/e2e/test_dice_battery_e2e.py): the
-    # cup sends the same bytes again, and a report from three back; the seq shows each (reports_lost).
+def test_a_repeated_report_is_a_duplicate_set_aside_not_255_lost(rig: Rig) -> None:
+    """Issue 23.4: the cup sends its last report again (hw_sim repeat_report): the same seq twice is a
+    duplicate, named and set aside, never "(seq - last - 1) mod 256 = 255 report(s) lost"."""
+    cup = rig.cup()
+    driver = rig.driver()
+    rig.next()
+    cup.shake((6, 1, 2))                                 # seqs 0, 1, 2
+    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (6, 1, 2)), CupClosed("cup")]
+    cup.inject("repeat_report")
+    assert cup.sent[-1] == cup.sent[-2] == codec.closed(2)
+    assert rig.next() == DeviceFault("cup", "duplicate_report", "report seq 2 came twice: the second is set aside")
+    cup.shake((3, 3, 4))                                 # seqs 3, 4, 5 follow on: no gap
+    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (3, 3, 4)), CupClosed("cup")]
+    assert driver.stats["duplicate_report"] == 1 and driver.stats["reports_lost"] == 0
+
+
+def test_an_earlier_report_sent_again_is_stale_set_aside_and_the_sequence_goes_on(rig: Rig) -> None:
+    """Issue 23.4: a report from three back (hw_sim stale_report: seq 0 after 2) is an earlier report
+    out of order, named and set aside: not "255 lost", not a reading (the old throw is not taken
+    again), and the driver's last seq stays at 2, so the next real report (seq 3) raises no second
+    "reports lost" as it did when the stale seq moved it back."""
+    cup = rig.cup()
+    driver = rig.driver()
+    rig.next()
+    cup.shake((6, 1, 2))                                 # seqs 0, 1, 2
+    rig.take(3)
+    cup.inject("stale_report")
+    assert cup.sent[-1] == codec.shaken(0)
+    assert rig.next() == DeviceFault("cup", "stale_report", "report seq 0 after 2: an earlier report sent again, "
+                                                            "out of order; set aside")
+    cup.inject("stale_report", back=3)                   # the reading itself, from three back now
+    assert cup.sent[-1] == codec.opened(1, (6, 1, 2))
+    assert rig.next() == DeviceFault("cup", "stale_report", "report seq 1 after 2: an earlier report sent again, "
+                                                            "out of order; set aside")
+    cup.shake((5, 4, 4))                                 # seqs 3, 4, 5
+    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (5, 4, 4)), CupClosed("cup")]
+    rig.quiet()
+    assert driver.stats["stale_report"] == 2 and driver.stats["reports_lost"] == 0
+
+
+def test_an_old_throw_replayed_whole_is_never_the_current_throw(rig: Rig) -> None:
+    """A whole old throw (shaken, opened, closed: seqs 0-2) sent again after seq 5 is three stale
+    reports: none reaches the table as a shake or a reading."""
     cup = rig.cup()
     rig.driver()
     rig.next()
-    cup.shake((6, 1, 2))
-    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (6, 1, 2)), CupClosed("cup")]
-    cup.inject("repeat_report")
-    assert cup.sent[-1] == cup.sent[-2]
-    fault, again = rig.take(2)
-    assert isinstance(fault, DeviceFault) and fault.code == "reports_lost" and again == CupClosed("cup")
-    cup.inject("stale_report")
-    assert cup.sent[-1] == cup.sent[-4] == codec.opened(1, (6, 1, 2))
-    fault, old = rig.take(2)
-    assert isinstance(fault, DeviceFault) and fault.code == "reports_lost" and old == DiceRead("cup", (6, 1, 2))
+    cup.shake((6, 6, 6))                                 # seqs 0, 1, 2
+    cup.shake((1, 2, 3))                                 # seqs 3, 4, 5
+    rig.take(6)
+    for old in cup.sent[:3]:
+        cup.inject("malformed_report", data=old)         # the same bytes, out of order
+    assert [e.code for e in rig.take(3)] == ["stale_report"] * 3    # type: ignore[attr-defined]
+    rig.quiet()
+
+
+def test_a_report_of_an_earlier_session_sent_again_is_stale_not_a_gap(rig: Rig) -> None:
+    """After a replug the cup counts from 0 again; a report of the session before (seq 4, the reading
+    of the second throw) sent again is a step forward from the hello's 255, but the cup's counter
+    (0) shows it has not sent seq 4 in this session: an earlier report, set aside -- not 4 reports
+    lost and an old throw taken as the current one."""
+    cup = rig.cup()
+    driver = rig.driver()
+    rig.next()
+    cup.shake((2, 2, 2))                                 # seqs 0, 1, 2
+    cup.shake((6, 6, 5))                                 # seqs 3, 4, 5
+    rig.take(6)
+    cup.unplug()
+    cup.replug()
+    assert isinstance(rig.next(), DeviceOffline) and isinstance(rig.next(), DeviceOnline)
+    cup.inject("malformed_report", data=cup.sent[4])    # opened (6, 6, 5), seq 4
+    assert rig.next() == DeviceFault("cup", "stale_report", "report seq 4 after 255: an earlier report sent again, "
+                                                            "out of order; set aside")
+    cup.shake((1, 3, 5))                                 # seqs 0, 1, 2 of the new session
+    assert rig.take(3) == [CupShaken("cup"), DiceRead("cup", (1, 3, 5)), CupClosed("cup")]
+    assert driver.stats["stale_report"] == 1 and driver.stats["reports_lost"] == 0
+
+
+def test_a_cup_whose_sequence_starts_again_is_named_restarted_and_followed(rig: Rig) -> None:
+    """A step back that the cup's own status confirms (its next seq is just after the report, behind the
+    last one read) is a restart, not a replay: named restarted (alarm cup_restarted), the report taken, and the new
+    sequence followed on."""
+    cup = rig.cup()
+    driver = rig.driver()
+    rig.next()
+    cup.shake((2, 2, 2))                                 # seqs 0, 1, 2
+    cup.shake((3, 3, 3))                                 # seqs 3, 4, 5
+    rig.take(6)
+    with cup._cond:                                     # the firmware restarts in place: its counter from 0
+        cup._seq = 0
+    cup.shake((4, 5, 6))                                 # seqs 0, 1, 2 again
+    assert rig.take(4) == [DeviceFault("cup", "restarted", "report seq 0 after 5: the cup's sequence started "
+                                                               "again (it restarted); what it had not sent is lost"),
+                           CupShaken("cup"), DiceRead("cup", (4, 5, 6)), CupClosed("cup")]
+    rig.quiet()
+    assert driver.stats["restarted"] == 1
+
+
+def test_a_damaged_report_takes_its_seq_with_it_and_no_loss_is_reported(rig: Rig) -> None:
+    """A reading damaged on its way (broken CRC) is one report whose seq could not be read: the next
+    good report, two on, is no loss; a gap beyond the damaged reports still is one."""
+    cup = rig.cup()
+    driver = rig.driver()
+    rig.next()
+    cup.inject("malformed_report")
+    cup.shake((5, 5, 5))                                 # seqs 0, 1 (damaged), 2
+    assert rig.take(3) == [CupShaken("cup"), DeviceFault("cup", "bad_report", "bad_crc: the report's CRC does not "
+                                                                              "match"), CupClosed("cup")]
+    cup.inject("lose_reports", count=3)                # seqs 3, 4, 5 never came
+    cup.shake((1, 1, 1))
+    assert rig.take(2) == [DeviceFault("cup", "reports_lost", "3 report(s) lost (seq 6 after 2)"), CupShaken("cup")]
+    assert driver.stats["reports_lost"] == 3
 
 
 def test_a_stalled_endpoint_is_cleared_and_nothing_is_lost(rig: Rig) -> None:

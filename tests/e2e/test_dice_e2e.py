@@ -101,3 +101,34 @@ def test_every_cup_fault_on_the_wire_and_the_round_waits_for_a_valid_shake(dice_
     assert bad["detail"] == "bad_crc: the report's CRC does not match"
     waiting = [e["data"] for e in events if e["kind"] == "prompt" and e["data"]["expect"] == "device"]
     assert waiting and waiting[0]["device"] == "cup", "while the cup was unplugged the table waited for it"
+
+
+GARBAGE = [f"cup.garbage@dice:{n}" for n in range(2, 12)]
+
+
+def test_a_reshake_asked_for_after_garbage_is_not_counted_twice(dice_high, table_factory) -> None:
+    """Issue 23.3: garbage on the cup just before the dealer's shake is a bad report, and the round asks
+    for the shake again; the shake already on its way arrives after it and is the round's throw, and
+    the re-shake the dealer then makes is unexpected_dice. The retained counts are the throws the
+    rounds used, once each (before: 12 counted for 10 rounds)."""
+    table = table_factory(game="dice_high", seed=8, rig={"faults": GARBAGE}).start()
+    table.wait_for(lambda events: len(results(events)) >= 12, what="12 results", timeout=60)
+    table.dealer.paused.set()
+    events = table.events()
+    check_rounds(events)
+    codes = [e["data"]["code"] for e in events if e["kind"] == "alarm"]
+    assert codes.count("cup_bad_report") >= 10
+    # The table publishes a throw's events, then the counts: wait until the counts have caught up
+    # with the throws seen, and compare the two as one picture.
+    cup, used = table.wait_for(lambda ev: _counts_and_throws(table, ev), what="the counts to catch up")
+    assert cup["shakes"] == len(used), f"{cup['shakes']} throws counted for {len(used)} used"
+    for die in (1, 2):
+        assert cup["dice"][die - 1]["counts"] == [sum(1 for v in used if v[die - 1] == f) for f in range(1, 7)]
+    print(f"{len(used)} throws used, {cup['shakes']} counted; {codes.count('unexpected_dice')} re-shakes "
+          f"(unexpected_dice), dealer shakes {table.dealer.stats.actions.get('dice', 0)}")
+
+
+def _counts_and_throws(table, events: list[dict]) -> tuple[dict, list[list[int]]] | None:
+    used = [e["data"]["values"] for e in events if e["kind"] == "dice"]
+    cup = retained_dice(table)["cups"]["cup"]
+    return (cup, used) if cup["shakes"] >= len(used) else None

@@ -178,5 +178,5 @@ def test_demo_deals_ten_rounds_and_exits_0() -> None:
 def test_odds_command() -> None:
     proc = subprocess.run([*TABLECTL, "odds", "hot_action"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "simulated, 95 % interval" in proc.stdout
+    assert "house edge 1.719 %  (exact)" in proc.stdout and "simulated" not in proc.stdout
     assert "the Banker's hand dealt alone from a full shoe, exactly" in proc.stdout

@@ -52,3 +52,33 @@ def test_seeded_rounds_recomputed_and_nothing_secret_published(deal_from, table_
             assert f'"{code}"' not in published, f"{code} was never revealed but reached the pit"
             assert not re.search(rf"(?<![0-9A-Z]){code}(?![0-9A-Z])", logged), f"{code} was never revealed but logged"
 
+
+
+def test_a_one_deck_shoe_at_six_seats_deals_every_round_to_its_end(table_factory) -> None:
+    """Issue 23.5: six seats take 18 cards a round (D1a); from one deck the cut card goes 18 from
+    the back (the load_shoe prompt): it comes out in the second round, which is the last, and the
+    16 cards left are never dealt into a third. Before, a third of the rounds were voided
+    when the shoe ran out mid-deal."""
+    table = table_factory(game="three_card_poker", seed=12, seats=6,
+                          game_options={"deal_from": "shoe", "decks": 1}).start()
+    table.wait_for(lambda events: len([e for e in events if e["kind"] == "result"]) >= 9, what="9 results",
+                   timeout=60)
+    table.dealer.paused.set()
+    events = table.events()
+    for env in events:
+        validate_event(env, game="three_card_poker")
+    assert not [e for e in events if e["kind"] in ("void", "alarm")], "no round voided, no alarm"
+    loads = [e["data"] for e in events if e["kind"] == "prompt" and e["data"]["expect"] == "load_shoe"]
+    assert loads and {p["cut_from_end"] for p in loads} == {18}
+    # the cut card, 18 from the back, comes out in each shoe's second round: it is the last
+    shoes = [e["data"] for e in events if e["kind"] == "shoe"]
+    assert shoes and {s["event"] for s in shoes} <= {"cut_card", "short"}
+    # at most two rounds a shoe: 52 cards hold two rounds of 18
+    rounds, per_shoe = 0, []
+    for e in events:
+        if e["kind"] == "result":
+            rounds += 1
+        elif e["kind"] == "prompt" and e["data"]["expect"] == "load_shoe" and rounds:
+            per_shoe.append(rounds)
+            rounds = 0
+    assert per_shoe and set(per_shoe) == {2}, per_shoe

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from dice_game import SPEC, DiceHigh, Options
 
 from controller.shared.schemas import validate, validate_event
@@ -197,6 +198,32 @@ def test_a_stall_loses_nothing_and_asks_for_no_new_shake() -> None:
     assert not r.since(mark, "prompt")
     r.cup("dice_read", values=(6, 6))     # the reading the cup kept through the stall
     assert r.all("dice")[-1]["values"] == [6, 6]
+
+
+@pytest.mark.parametrize("code", ["duplicate_report", "stale_report"])
+def test_an_old_report_set_aside_loses_nothing_and_asks_for_no_new_shake(code: str) -> None:
+    """Issue 23.4: a report sent twice, or an earlier one sent again, is set aside by the driver; the
+    cup lost nothing, so the shake on its way is still the throw (before, the driver's "255 reports
+    lost" made the round throw that shake away)."""
+    r = Run()
+    r.open()
+    r.cup("cup_shaken")
+    mark = r.mark()
+    r.cup("device_fault", code=code, detail="report seq 2 came twice: the second is set aside")
+    assert [(d["code"], d["severity"]) for _, d in r.since(mark, "alarm")] == [(f"cup_{code}", "warning")]
+    assert not r.since(mark, "prompt")
+    r.cup("dice_read", values=(3, 5))
+    assert r.all("dice")[-1]["values"] == [3, 5]
+
+
+def test_a_cup_that_restarted_while_due_costs_the_shake() -> None:
+    r = Run()
+    r.open()
+    r.cup("cup_shaken")
+    mark = r.mark()
+    r.cup("device_fault", code="restarted", detail="report seq 0 after 5: ...")
+    assert [(d["code"], d["severity"]) for _, d in r.since(mark, "alarm")] == [("cup_restarted", "fault")]
+    assert r.since(mark, "prompt")[-1][1]["text"].startswith("The cup reported restarted: the cup restarted")
 
 
 def test_the_cup_going_offline_while_due_makes_the_table_wait_then_ask_again() -> None:

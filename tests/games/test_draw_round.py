@@ -20,7 +20,7 @@ from games.registry import get
 from games.round import Refused
 
 CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
-STEPS = ["collect", "deal", "bet", "burn", "draw", "bet", "showdown"]
+STEPS = ["collect", "cut", "deal", "bet", "burn", "draw", "bet", "showdown"]
 
 
 class Run(RoundRun):
@@ -103,7 +103,7 @@ def test_the_hand_starts_with_its_blinds_antes_and_collection_and_the_button_mov
         "collection": {"players": 6, "fee": 3000, "jackpot": 0, "basis": "time", "time_fee_each": 500,
                        "period_minutes": 30, "schedule": "draw_lowball", "time_due": [1, 2, 3, 4, 5, 6],
                        "time_left": {str(s): 30 for s in range(1, 7)}},
-        "redeal_of": None}
+        "redeal_of": None, "reante_of": None}
     assert r.prompt()["text"] == ("Hand 1 (Draw Poker): button seat 1; blinds: seat 2 $2.00, seat 3 $3.00, seat 4 "
                                   "$5.00; antes $1.00 from each of the 6 players; collect time ($5.00 per person per "
                                   "30 minutes) from seats 1, 2, 3, 4, 5, 6: $30.00 in all, nothing from this pot; "
@@ -117,6 +117,76 @@ def test_the_hand_starts_with_its_blinds_antes_and_collection_and_the_button_mov
     assert [r.hand()["button"] for _ in range(5)] == [2, 3, 4, 5, 6]
     shuffles = r.all("shuffle")
     assert len(shuffles) == 7 and all(s == {"ok": True, "count": 53, "expected": 53} for s in shuffles)
+
+
+def test_the_cards_are_cut_before_each_deal():
+    """THE DEAL AND THE DRAW: "Cards must be cut before each deal ... The 'cut' is made with one
+    hand, straight out": a step of its own after the antes and blinds, before the five cards, in
+    every hand and in a redeal; nothing is dealt yet, so an irregularity is refused."""
+    r = Run().open()
+    cut = r.to("cut")
+    assert cut["text"] == ("Cut the cards before the deal: one hand, straight out (\"Cards must be cut before each "
+                           "deal\", THE DEAL AND THE DRAW); press deal.")
+    with pytest.raises(Refused, match=r"no card is dealt yet: the cut is due"):
+        r.irregularity("first_card_exposed")
+    r.to("deal")
+    r.irregularity("first_card_exposed")             # a misdeal: the redeal is cut again
+    r.m.shuffled(53)
+    assert r.to("cut")["step"] == "cut"
+
+
+def test_nobody_opens_an_ante_only_pot_and_everyone_antes_again():
+    """BASICS OF DRAW POKER, OPENERS: "No 'openers' are required in California Draw. You may open on
+    anything. If no one opens the pot, everyone 'antes' again and you resume this procedure until
+    the pot has been opened". A table without blinds (game.blinds = []), seats 1-4, ante $1.00,
+    first_blind 2 (the high card takes the button): hand 1, button 2, seat 3 first to act; nobody
+    opens; hand 2 (button 3, choice 12) collects the four antes again for hand 1's pot ($8.00 in the
+    middle), is opened and played to a showdown; hand 3 is a new pot."""
+    r = Run(blinds=(), seats_in=(1, 2, 3, 4), first_blind=2,
+            schedule={"basis": "pot", "bands": [{"low": 2, "fee": 100}], "jackpot": 0})
+    r.open()
+    assert r.lights() == {"dealer_button": [2], "small_blind": [], "big_blind": []}
+    assert r.prompt()["text"] == "Hand 1: button seat 2, antes only, 4 players; press deal to start the hand."
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["seat"], ab["big_blind"], ab["reante_of"]) == (2, None, None)
+    assert ab["stakes"] == {"ante": 100, "antes": 400, "blinds": []}
+    assert "blinds: none (antes only); antes $1.00 from each of the 4 players" in r.prompt()["text"]
+    bet = r.to("bet")
+    assert bet["text"].startswith("Betting round (before the draw): seat 3 acts first (left of the button); "
+                                  "\"No 'openers' are required")
+    with pytest.raises(Refused, match="no draw is due"):
+        r.m.command("draw", {"draws": {"1": 1, "2": 2}})
+    reply = r.m.command("no_open", {})
+    assert reply["opened"] is False and r.m.state == "result"
+    first = r.last("result")
+    assert (first["opened"], first["draws"], first["showdown"], first["button"]) == (False, None, None, 2)
+    assert r.m.press("deal").accepted and r.m.state == "shuffle"
+    r.m.shuffled(53)
+    r.m.press("deal")
+    again = r.last("action_button")
+    assert (again["seat"], again["reante_of"], again["stakes"]["antes"]) == (3, 1, 400)
+    assert r.prompt()["text"].startswith("Hand 2 (Draw Poker): button seat 3; nobody opened hand 1: its pot stays "
+                                         "in the middle and everyone antes again (OPENERS); blinds: none")
+    r.to("burn")
+    r.m.command("draw", {"draws": {"1": 2, "4": 0}})
+    second = r.finish()
+    assert (second["opened"], second["reante_of"]) == (True, 1)
+    r.m.press("deal")
+    assert r.last("action_button")["reante_of"] is None and r.last("action_button")["seat"] == 4
+
+
+def test_a_pot_with_blinds_is_always_opened():
+    """BLINDS: a blind is a live bet, so the pot is open: nobody-opened is refused with blinds, and
+    outside the betting before the draw."""
+    r = Run().open()
+    r.to("bet")
+    with pytest.raises(Refused, match=r"the blinds open the pot"):
+        r.m.command("no_open", {})
+    r = Run(blinds=()).open()
+    r.to("cut")
+    with pytest.raises(Refused, match=r"nobody-opened is reported during the betting before the draw .*cut is due"):
+        r.m.command("no_open", {})
 
 
 def test_the_stakes_and_the_schedule_come_from_the_config():
@@ -276,6 +346,83 @@ def test_a_misdeal_is_redealt_with_the_same_button_and_the_blinds_stay_in_the_po
     assert r.finish()["button"] == 1
     r.m.press("deal")
     assert r.last("action_button")["seat"] == 2 and r.last("action_button")["redeal_of"] is None
+
+
+def _heads_up_to_a_misdealt_third_hand() -> Run:
+    """Seats 1 and 2 heads-up, three blinds: hand 3 has button 1, blinds (none, 1, 2), and is
+    misdealt (the first card turned over); the table is back in betting for its redeal."""
+    r = Run(seats_in=(1, 2)).open()
+    r.hand()
+    r.hand()
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (r.m.round, ab["seat"], [b["seat"] for b in ab["stakes"]["blinds"]]) == (3, 1, [None, 1, 2])
+    r.to("deal")
+    r.irregularity("first_card_exposed")
+    r.m.shuffled(53)
+    assert r.m.state == "betting" and r.m.round == 4
+    return r
+
+
+def test_a_seat_sitting_in_during_a_redeal_moves_neither_the_button_nor_the_blinds():
+    """Issue 23.2, choice 4: the redeal is the misdealt hand dealt again ("hands are redealt", THE
+    DEAL AND THE DRAW), and the button moves only "after each hand is completed" (BLINDS). Seat 5
+    sits in while hand 4 (the redeal of hand 3) waits: hand 4 keeps button 1, blinds (none, 1, 2)
+    and the two players' antes ($2.00, already in the pot); seat 5 is dealt from hand 5, whose
+    button moves on from hand 3's (the $5.00 blind one seat left, from 2 to 5)."""
+    r = _heads_up_to_a_misdealt_third_hand()
+    assert r.m.press("sit_in", 5).accepted
+    assert r.lights() == {"dealer_button": [1], "small_blind": [1], "big_blind": [2]}
+    assert r.prompt()["text"] == ("Hand 4 (it redeals hand 3): button seat 1, $5.00 blind seat 2, 2 players; seat 5 sat "
+                                  "in since hand 3: dealt in from the next hand; press deal to start the hand.")
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (3, 1, [1, 2])
+    assert ab["stakes"] == {"ante": 100, "antes": 200, "blinds": [{"amount": 200, "seat": None},
+                                                                 {"amount": 300, "seat": 1},
+                                                                 {"amount": 500, "seat": 2}]}
+    assert ab["collection"]["time_due"] == [] and ab["collection"]["fee"] == 0   # their half hour is paid
+    assert r.prompt()["text"].startswith("Hand 4 redeals hand 3 (misdeal): button seat 1; the antes and blinds posted "
+                                         "for hand 3 stay in the pot: post nothing again;")
+    result = r.finish()
+    assert (result["button"], result["players"], result["redeal_of"]) == (1, [1, 2], 3)
+    r.m.press("deal")
+    nxt = r.last("action_button")
+    assert nxt["redeal_of"] is None and nxt["players"] == [1, 2, 5]
+    assert [b["seat"] for b in nxt["stakes"]["blinds"]][-1] == 5
+
+
+def test_a_player_of_the_misdealt_hand_who_sits_out_is_not_dealt_and_the_redeal_waits_for_two():
+    """Choice 4: a player of the misdealt hand who sits out during the redeal's betting is not dealt
+    in (what he posted stays in the pot); with fewer than two of its players in, the redeal waits
+    (deal not lit) for them, not for new seats; a player sitting in again is dealt the redeal."""
+    r = Run(seats_in=(1, 2, 3), schedule={"basis": "pot", "bands": [{"low": 2, "fee": 100}], "jackpot": 0})
+    r.open()
+    r.m.press("deal")
+    first = r.last("action_button")
+    r.to("deal")
+    r.irregularity("first_card_exposed")
+    r.m.shuffled(53)
+    assert r.m.press("sit_out", 3).accepted
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (1, first["seat"], [1, 2])
+    assert ab["stakes"] == first["stakes"] and ab["collection"] == first["collection"]
+    assert r.prompt()["text"].endswith("post nothing again; the collection taken for hand 1 stands: collect nothing "
+                                       "again; seat 3 sat out: not dealt in, what it posted stays in the pot; press "
+                                       "deal.")
+    r.to("deal")
+    r.irregularity("boxed", count=2)                # misdealt again: hand 1 is redealt once more
+    r.m.shuffled(53)
+    assert r.m.press("sit_out", 2).accepted and r.m.press("sit_in", 4).accepted
+    assert "deal" not in r.m.snapshot()["lights"]["buttons_lit"]
+    assert r.prompt()["text"] == ("Hand 3 redeals hand 1 (misdeal) and waits for its players: two of seats 1, 2, 3 "
+                                  "must be in (seat button sit_in); a void by the pit gives up the redeal and the next "
+                                  "hand is a new one.")
+    assert r.m.press("sit_in", 3).accepted
+    r.m.press("deal")
+    ab = r.last("action_button")
+    assert (ab["redeal_of"], ab["seat"], ab["players"]) == (1, first["seat"], [1, 3])
 
 
 def test_an_irregular_deck_is_no_pot_and_the_deck_is_checked_before_the_next_hand():

@@ -385,11 +385,89 @@ def test_the_seats_in_and_the_button_carry_over_a_restart():
     r.m.press("sit_out", 2)
     r.hand()
     saved = json.loads(json.dumps(r.m.save()))
-    assert saved["mexican_stud"] == {"seated": [1, 3, 4, 5, 6], "last_button": 1, "again": None}
+    assert saved["mexican_stud"] == {"seated": [1, 3, 4, 5, 6], "last_button": 1, "again": None, "pool": 100}
     fresh = Run()
     fresh.m.restore(saved, "betting")
     fresh.open()
     assert fresh.m.seated == {1, 3, 4, 5, 6} and fresh.lights()["dealer_button"] == [3]
+    assert fresh.m.pool == 100, "the jackpot's drop of the hand before the restart is kept"
     bad = Run()
     bad.m.restore({"mexican_stud": {"seated": [1, 40], "last_button": 1}}, None)
     assert bad.last("alarm")["code"] == "mexican_stud_seats_reset" and bad.m.seated == {1, 2, 3, 4, 5, 6}
+
+
+# --- the table's posted jackpot and the button's additional shuffle ----------------------------
+
+POSTED = {"five of a kind": {"share": 100}, "royal flush": {"share": 50}, "four of a kind": {"amount": 2500}}
+
+
+def _showdown(r: Run, hands: dict[int, str]) -> dict:
+    r.to("showdown")
+    for seat, codes in hands.items():
+        r.m.command("showdown", {"seat": seat, "cards": codes.split()})
+    r.m.press("deal")
+    return r.last("result")
+
+
+def test_the_posted_jackpot_pays_the_best_eligible_hand_from_the_pool():
+    """Choices 6 and 7 (docs/mexican_stud.md): the jackpot holds $300.00 when the table opens; each
+    completed hand's drop ($1.00 from 5 players) goes in. Hand 1: seat 1 four jacks, seat 2 four
+    sevens with the joker ("No hand involved in a jackpot may include the Joker"): seat 1 takes
+    the posted $25.00 of the $301.00 -> $276.00 left. Hand 2: five aces (A-A-A-A-JK, five of a
+    kind, exempt) against a royal flush 7-J-Q-K-A of spades: five of a kind ranks first and takes
+    100% of $277.00."""
+    r = Run(jackpot_pays=POSTED, jackpot_pool=30000).open()
+    r.m.press("deal")
+    first = _showdown(r, {1: "JC JD JH JS 2C", 2: "7C 7D 7H JK 3S"})
+    paid = first["jackpot_paid"]
+    assert (paid["hand"], paid["seats"], paid["posted"], paid["pool"], paid["paid"], paid["left"]) == (
+        "four of a kind", [1], {"amount": 2500}, 30100, 2500, 27600)
+    assert first["jackpot_pool"] == 27600
+    assert first["showdown"]["hands"][1]["jackpot_eligible"] is False
+    r.m.press("deal")
+    r.m.shuffled(41)
+    r.m.press("deal")
+    second = _showdown(r, {3: "AS AH AD AC JK", 4: "7S JS QS KS 2D"})
+    assert (second["jackpot_paid"]["hand"], second["jackpot_paid"]["seats"]) == ("five of a kind", [3])
+    assert (second["jackpot_paid"]["paid"], second["jackpot_pool"]) == (27700, 0)
+
+
+def test_equal_jackpot_hands_share_and_no_qualifying_hand_pays_nothing():
+    """Two royal flushes (50% of $101.00 = $50.50) share it, $25.25 each; a hand with no posted
+    hand pays nothing and the pool keeps growing; a table that posts none publishes no payout."""
+    r = Run(jackpot_pays=POSTED, jackpot_pool=10000).open()
+    r.m.press("deal")
+    shared = _showdown(r, {1: "7S JS QS KS AS", 2: "7H JH QH KH AH"})["jackpot_paid"]
+    assert (shared["seats"], shared["pool"], shared["each"], shared["paid"], shared["left"]) == (
+        [1, 2], 10100, 2525, 5050, 5050)
+    r.m.press("deal")
+    r.m.shuffled(41)
+    r.m.press("deal")
+    none = _showdown(r, {1: "2C 2D 5H 6S KD"})
+    assert none["jackpot_paid"] is None and none["jackpot_pool"] == 5150
+    plain = Run().open()
+    plain.m.press("deal")
+    assert "jackpot_paid" not in _showdown(plain, {1: "JC JD JH JS 2C"})
+
+
+def test_only_the_button_may_ask_for_an_additional_shuffle():
+    """Stud-Loce Rules: "Only the player with the dealer button may ask for an additional shuffle."
+    Seat 1 has the button: seat 3's press is refused; seat 1's makes the hand wait for the shuffle
+    (deal not lit, the shuffle prompt), whose count is checked against the 41 cards; then the hand
+    starts as before."""
+    r = Run().open()
+    assert r.m.snapshot()["lights"]["seat_buttons_lit"]["extra_shuffle"] == [1]
+    refused = r.m.press("extra_shuffle", 3)
+    assert not refused.accepted and refused.reason.startswith("only the player with the dealer button (seat 1)")
+    assert r.m.press("extra_shuffle", 1).accepted
+    prompt = r.prompt()
+    assert prompt["expect"] == "shuffle" and prompt["text"].startswith("Seat 1, the dealer button, asks for an "
+                                                                       "additional shuffle")
+    assert "deal" not in r.m.snapshot()["lights"]["buttons_lit"] and not r.m.press("deal").accepted
+    r.m.shuffled(40)
+    assert r.last("shuffle") == {"ok": False, "count": 40, "expected": 41}
+    assert r.last("alarm")["code"] == "shuffle_count" and r.prompt()["expect"] == "shuffle"
+    r.m.shuffled(41)
+    assert r.last("shuffle")["ok"] and r.prompt()["expect"] == "bets" and r.m.round == 1
+    assert r.m.press("deal").accepted and r.m.state == "dealing"
+    assert not r.m.press("extra_shuffle", 1).accepted, "not once the hand is dealt"

@@ -6,6 +6,7 @@ the joker highest, the highest hand showing first, one card always down, the Han
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -181,6 +182,18 @@ def test_no_hand_with_the_joker_in_a_jackpot_unless_five_of_a_kind():
     assert joker["hands"][0]["jackpot_eligible"] is False
 
 
+def test_five_aces_are_five_of_a_kind_and_exempt_from_the_joker_rule_of_the_jackpot():
+    """Issue 23.1: A-A-A-A-JK is named "five aces" (the shared evaluator's name for five of a kind
+    of aces), and it is Hand Ranking 1, "5 of a Kind", exempt from "No hand involved in a jackpot
+    may include the Joker" as 7-7-7-7-JK is."""
+    out = rules.evaluate({1: cards("AS AH AD AC JK"), 2: cards("7S 7H 7D 7C KD")})
+    aces = out["hands"][0]
+    assert aces["high"]["name"] == "five aces" and aces["jackpot_eligible"] is True
+    assert rules.jackpot_eligible(cards("AS AH AD AC JK")) is True
+    assert rules.jackpot_eligible(cards("7S 7H 7D 7C JK")) is True
+    assert rules.jackpot_eligible(cards("AS AH AD JK KC")) is False    # four aces with the joker
+
+
 # --- entries --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("street, raw, down, message", [
@@ -237,6 +250,32 @@ def test_a_hand_shown_is_five_cards_holding_every_card_entered_face_up():
 
 
 # --- options and config ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("pays, message", [
+    ({"five aces": {"share": 100}}, "jackpot_pays: 'five aces' is not a hand of the Hand Ranking"),
+    ({"royal flush": {"share": 0}}, "jackpot_pays: royal flush: an amount is a cent or more, a share 1 to 100"),
+    ({"royal flush": {"share": 50, "amount": 100}}, "jackpot_pays: royal flush: give one of amount"),
+    ({}, "jackpot_pays: the posted jackpot is a table of hands"),
+])
+def test_a_posted_jackpot_names_hands_of_the_ranking_and_one_amount_or_share_each(pays, message):
+    """Choice 6: the table posts its jackpot by the Hand Ranking's names, each paying an amount or a
+    share of the jackpot; a table without a jackpot collection cannot post one."""
+    with pytest.raises(OptionError, match=re.escape(message)):
+        MexicanOptions(seats=6, schedule=PLAYER, jackpot_pays=pays)
+    with pytest.raises(OptionError, match="the table posts a jackpot but its schedule collects none"):
+        MexicanOptions(seats=6, schedule={"basis": "player", "fee_each": 100}, jackpot_pays={"pair": {"amount": 1}})
+
+
+def test_the_jackpot_payout_by_hand():
+    """jackpot_payout: the best posted, eligible hand; an amount up to the pool; a share rounded down
+    to the cent; equal hands share in whole cents."""
+    posted = {"four of a kind": {"amount": 5000}, "straight flush": {"share": 25}}
+    assert rules.jackpot_payout({1: cards("KC KD KH KS 2C")}, posted, 3000)["paid"] == 3000   # up to the pool
+    flush = rules.jackpot_payout({2: cards("3H 4H 5H 6H 7H"), 5: cards("QC QD QH QS 2D")}, posted, 1001)
+    assert (flush["hand"], flush["seats"], flush["paid"], flush["left"]) == ("straight flush", [2], 250, 751)
+    assert rules.jackpot_payout({1: cards("QC QD QH JK 2D")}, posted, 1000) is None, "four with the joker"
+    assert rules.hand_name(cards("AS AH AD AC JK")) == "five of a kind"
+
 
 def test_options_refuse_what_the_sheet_does_not_allow_naming_the_key():
     with pytest.raises(OptionError, match="schedule: the sheet posts no collection for Mexican Stud"):

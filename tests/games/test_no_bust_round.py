@@ -255,6 +255,24 @@ def test_a_natural_and_a_table_that_pays_it_more():
     assert hand["natural"] and hand["wagers"][0]["pays"] == "2 to 1"
 
 
+def test_a_natural_is_published_as_the_natural_not_a_total_of_22():
+    """Issue 23.6, Naturals a and the HRC: two jokers are the Natural, which "beats all other hands"
+    and has no hand value in the chart; it was published as total 22, joker false (a drawn 22 reads
+    that way, and is more than a natural). Seat 2: JK JK; the player-dealer 10D 7H, 17."""
+    r = Run()
+    r.to_dealing()
+    r.deal("JK 9D 9H 10S JK 10D 10H 7H")
+    r.press("stand", 3)
+    r.press("stand", 4)
+    result = r.last("result")
+    hand = result["seats"]["2"]["hands"][0]
+    assert (hand["cards"], hand["total"], hand["joker"], hand["natural"], hand["soft"], hand["over"]) == (
+        ["JK", "JK"], None, True, True, False, False)
+    assert hand["wagers"][0]["outcome"] == "win"
+    assert result["dealer"]["total"] == 17 and not result["dealer"]["natural"]
+    assert json.loads(r.snapshots[-1])["hands"]["2"][0]["total"] is None
+
+
 def test_the_example_config_loads_and_deals_this_game():
     cfg = load_config(ROOT / "config" / "no-bust.toml")
     assert cfg.table.game == "no_bust" and cfg.options.spec.size == 6 * 53

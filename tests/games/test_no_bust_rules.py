@@ -217,6 +217,23 @@ def test_surrender():
         "surrender is not offered at this table (game.surrender = false)"
 
 
+def test_must_hit_on_11_or_less_and_surrender():
+    """RFP: "MUST HIT ON 11 or Less"; DS: surrender, barred only "with a joker" (DS2). Reading 9: the
+    chart orders hit against stand, so 6-4 (10) may hit, double (a draw) or surrender, never
+    stand; a table that reads "must hit" as the only play sets surrender_on_must_hit = false, and
+    then 6-4 may only hit or double. 9-3 (12, the option column) may surrender either way."""
+    ten = hand("6C 4D")
+    assert choices(ten) == ("hit", "double", "surrender")
+    assert refusal("stand", ten) == "must hit on 10: players must hit on 11 or less (RFP)"
+    strict = Rules(surrender_on_must_hit=False)
+    assert choices(ten, strict) == ("hit", "double")
+    assert refusal("surrender", ten, strict) == ("must hit on 10: players must hit on 11 or less (RFP), and this "
+                                                 "table gives such a hand no surrender "
+                                                 "(game.surrender_on_must_hit = false)")
+    assert "surrender" in choices(hand("AC AD"), strict), "A-A is a soft 12: the option column"
+    assert "surrender" in choices(hand("9C 3D"), strict)
+
+
 # --- the player-dealer ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("codes, draws", [

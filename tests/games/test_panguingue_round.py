@@ -288,6 +288,27 @@ def test_after_touching_the_deck_more_or_less_than_ten_is_a_foul_hand():
     assert (result["winner"], result["tops"], result["antes_returned"]) == (1, 1000, [])
 
 
+def test_a_count_during_the_play_changes_the_words_not_the_request():
+    """One prompt per step (issue 23): the play's prompt asks the dealer for one press, when the hand
+    is over. A count during it (seat 3 holds 11 cards after touching the deck: a foul hand, rule 3)
+    changes its words -- seats 1, 2 draw; then seat 1 alone -- but it is the same request: no new
+    prompt event (a dealer who follows prompts would press twice, and the second press would end
+    the next step), the state topic's prompt carries the words, and one press ends the play."""
+    r = Run(seats=3).open()
+    r.to_declare()
+    everyone(r)
+    play = r.last("prompt")
+    assert play["step"] == "draw"
+    before = len(r.all("prompt"))
+    r.m.command("count", {"seat": 3, "cards": 11, "touched_deck": True})
+    r.m.command("count", {"seat": 2, "cards": 9, "touched_deck": True})
+    assert len(r.all("prompt")) == before, "the same step: not asked again"
+    assert r.prompt()["step"] == "draw" and r.prompt()["text"].startswith("Seat 1 is the only player left in action")
+    assert json.loads(r.snapshots[-1])["prompt"]["text"] == r.prompt()["text"]
+    r.m.command("winner", {"seat": 1})
+    assert r.m.press("deal").accepted and r.m.state == "result"
+
+
 @pytest.mark.parametrize("when, args, message", [
     ("collect", {"seat": 1, "cards": 10}, "no count is taken now (state dealing, collect is due): a count is taken "
                                           "from the deal to the end of the play"),

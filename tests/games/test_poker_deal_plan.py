@@ -60,10 +60,11 @@ def test_pineapple_discards_one_after_the_flop(game):
 
 @pytest.mark.parametrize("game", ["draw", "lowball"])
 def test_draw_and_lowball(game):
-    # 1 & 2 antes and blinds, five cards; 8: one round of betting, one draw, a last round;
-    # "Before dealing the draw, the top card from the deck must be discarded"; BLINDS: first to
-    # act left of the blind before the draw, left of the dealer after
-    assert outline(game) == ["collect", "deal:ddddd", "bet:left_of_big_blind", "burn", "draw:5",
+    # 1 & 2 antes and blinds; THE DEAL AND THE DRAW: "Cards must be cut before each deal"; five
+    # cards; 8: one round of betting, one draw, a last round; "Before dealing the draw, the top card
+    # from the deck must be discarded"; BLINDS: first to act left of the blind before the draw,
+    # left of the dealer after
+    assert outline(game) == ["collect", "cut", "deal:ddddd", "bet:left_of_big_blind", "burn", "draw:5",
                              "bet:left_of_button", "showdown"]
     p = plan(game)
     assert (p.deck, p.short_stub) == (53, "draw_stub")   # rule 3: "53 cards"

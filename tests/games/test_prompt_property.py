@@ -48,7 +48,7 @@ LIMIT = 6000
 LINK_EVENTS = frozenset({"device_offline", "device_online", "reads_accounted"})
 REPORTS = frozenset({"cup_shaken", "dice_read", "cup_closed", "device_fault"})
 CUP_FAULTS = ("bad_report", "reports_lost", "stall", "die_on_edge", "die_unreadable", "lifted_early",
-              "wrong_dice")
+              "wrong_dice", "duplicate_report", "stale_report", "restarted")
 LINK_FAULTS = ("link_lost", "heartbeat_lost")
 
 

@@ -81,12 +81,12 @@ def test_seats_1_to_6(seats):
         ThrillOptions(seats=seats)
 
 
-def test_the_poker_bet_is_simulated_and_says_so():
-    table = thrill_odds.odds(rounds=400, seed=3)
+def test_every_wager_has_odds_and_the_poker_bet_is_counted():
+    table = thrill_odds.odds()
     assert [w.wager for w in table.wagers] == ["poker", "kings_or_better", "trips_or_better",
                                                "full_house_or_better", "special"]
     poker = table.wagers[0]
-    assert poker.method == "simulation" and poker.interval is not None
-    assert abs(poker.total_probability() - 1) < 1e-9
+    assert poker.method == "exact" and poker.interval is None
+    assert "8,250,459,031,214,400 deals" in poker.note
     with pytest.raises(ValueError, match="one deck of 52 and a joker"):
         thrill_odds.odds(decks=2)

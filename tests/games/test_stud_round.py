@@ -84,7 +84,8 @@ def test_the_hand_starts_with_its_players_and_fee_and_every_hand_is_dealt_from_a
     r.hand()
     ab = r.all("action_button")[0]
     assert ab == {"seat": None, "players": [1, 2, 3, 4, 5], "variant": "seven_card_stud",
-                  "collection": {"players": 5, "fee": 300, "jackpot": 0, "basis": "pot", "schedule": "stud_4_8"}}
+                  "collection": {"players": 5, "fee": 300, "jackpot": 0, "basis": "pot", "schedule": "stud_4_8"},
+                  "redeal_of": None}
     collect = next(d for d in r.all("prompt") if d.get("step") == "collect")
     assert collect["text"] == ("Hand 1 (7 Card Stud): take each player's ante; collect the fee $3.00 (5 players; "
                                "no jackpot in this game); press deal.")

@@ -191,3 +191,41 @@ def test_bad_arguments():
         tcp.odds(decks=9)
     with pytest.raises(ValueError, match="--paytable"):
         tcp.odds("vegas")
+
+
+def test_a_suited_pair_moves_from_pair_to_flush_by_hand():
+    """Two decks (104 cards, C(104,3) = 182,104 hands): a pair in one suit is two copies of one card
+    (13 x 4 cards, C(2,2) = 1 way) with a kicker of another rank in that suit (12 x 2): 1,248 hands,
+    a flush by default, a pair by option; one deck has none."""
+    flush, pair = tcp.bonus_counts(2), tcp.bonus_counts(2, "pair")
+    assert flush["flush"] - pair["flush"] == pair["pair"] - flush["pair"] == 1248
+    assert sum(flush.values()) == sum(pair.values()) == comb(104, 3)
+    assert tcp.bonus_counts(1) == tcp.bonus_counts(1, "pair")
+    names = [w.wager for w in tcp.odds(decks=2).wagers]
+    assert names == ["ante and play", "bonus", "ante and play (suited pair a pair)", "bonus (suited pair a pair)"]
+    assert [w.wager for w in tcp.odds(decks=1).wagers] == ["ante and play", "bonus"]
+
+
+def _brute_force_pair_reading(ranks: tuple[str, ...], suits: int, decks: int) -> dict[str, int]:
+    shoe = [Card(r, s) for r in ranks for s in SUITS[:suits]] * decks
+    triples = list(itertools.combinations(range(len(shoe)), 3))
+    strength = {t: key([shoe[i] for i in t], "pair") for t in triples}
+    tally = dict.fromkeys(NETS, 0)
+    for p in triples:
+        pk = strength[p]
+        rest = [i for i in range(len(shoe)) if i not in p]
+        if pk < tcp.PLAY_FROM:
+            tally["fold"] += comb(len(rest), 3)
+            continue
+        for d in itertools.combinations(rest, 3):
+            dk = strength[d]
+            tally["not qualified" if dk < QUEEN_HIGH else "win" if pk > dk else "lose" if pk < dk else "tie"] += 1
+    return tally
+
+
+def test_the_pair_reading_by_brute_force_on_a_smaller_shoe():
+    """The suited-pair-a-pair reading counted by pattern equals every pair of hands dealt out (two
+    decks of six ranks in two suits: pairs in one suit occur)."""
+    ranks, suits, decks = ("A", "2", "3", "5", "Q", "K"), 2, 2
+    assert tcp.ante_play_counts(decks, ranks, suits, "pair") == _brute_force_pair_reading(ranks, suits, decks)
+    assert tcp.ante_play_counts(decks, ranks, suits, "pair") != tcp.ante_play_counts(decks, ranks, suits)

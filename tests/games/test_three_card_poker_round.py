@@ -134,3 +134,66 @@ def test_a_hand_of_the_wrong_size_is_an_alarm_and_void_only(size):
                                 f"hand is 3 (D1a)")
     assert r.m.state == "fault" and not r.m.snapshot()["fault"]["resumable"]
     assert "5C" not in json.dumps(r.events), "the hand's cards are face down: no event names them"
+
+
+# --- the shoe: never a round the cards left cannot complete (issue 23.5) -----------------------
+
+def _round(r: Run, codes: list[str]) -> None:
+    """Deal one round of these cards from the shoe; every seat plays; settle."""
+    for c in cards(" ".join(codes)):
+        r.m.card(c)
+    for seat in r.m._players():
+        assert r.m.press("play", seat).accepted
+    assert r.m.state == "result"
+
+
+def test_one_deck_six_seats_cut_card_and_the_shoe_end_by_the_most_a_round_takes():
+    """Issue 23.5, D1a: six seats take 3 cards each, 18 a round. From one deck (52) the load_shoe
+    prompt asks for the cut card 18 cards from the back; two rounds take 36, 16 are left: fewer
+    than the next round may take, so the second round is the shoe's last (shoe event "short") and
+    the shuffle follows it -- before, the third round began with 16 cards and was voided."""
+    r = Run(seats=6, decks=1)
+    m = r.m
+    m.open()
+    m.deck_checked(m.spec.all_cards(), 0)
+    m.shuffled(52)
+    load = r.last("prompt")
+    assert (load["expect"], load["cut_from_end"]) == ("load_shoe", 18)
+    assert load["text"].startswith("Load the shuffled cards into the shoe, place the cut card 18 cards from the back")
+    m.press("shuffle_ack")
+    deck = [c.code for c in m.spec.all_cards()]
+    m.press("deal")
+    _round(r, deck[:18])
+    assert not r.all("shoe") and m.snapshot()["shoe"]["remaining"] == 34
+    m.press("deal")                          # settled: the next round
+    m.press("deal")
+    _round(r, deck[18:36])
+    assert r.last("shoe") == {"event": "short", "last_round": True, "remaining": 16, "needed": 18}
+    assert r.last("prompt")["text"].endswith("press deal for the shuffle.")
+    m.press("deal")
+    assert m.state == "shuffle" and not r.all("void")
+
+
+def test_a_cut_card_placed_too_deep_does_not_start_a_round_it_cannot_finish():
+    """Whatever the dealer did with the cut card: after a round the shoe cannot complete another
+    (8 seats, 24 a round: 52 - 24 = 28 left, then 4), the shoe ends then."""
+    r = Run(seats=8, decks=1)
+    r.to_dealing()
+    deck = [c.code for c in r.m.spec.all_cards()]
+    _round(r, deck[:24])
+    assert not r.all("shoe")
+    r.m.press("deal")
+    r.m.press("deal")
+    _round(r, deck[24:48])
+    assert r.last("shoe") == {"event": "short", "last_round": True, "remaining": 4, "needed": 24}
+    r.m.press("deal")
+    assert r.m.state == "shuffle"
+
+
+def test_a_full_table_that_no_deck_can_deal_is_refused():
+    """The same rule for a config: a round of every seat must fit the deck (games.options)."""
+    from games.options import OptionError, check_round_fits
+    check_round_fits("seats", 42, 52, "3 cards to each of 14 seats")   # the largest Three Card Poker table fits
+    with pytest.raises(OptionError, match=r"seats: a full table's round can take 54 cards \(3 cards to each of 18 "
+                                          r"seats\), more than the 52 cards of the deck"):
+        check_round_fits("seats", 54, 52, "3 cards to each of 18 seats")

@@ -102,3 +102,21 @@ def test_settle_hides_a_folded_hand():
 def test_bad_hands(codes, message):
     with pytest.raises(ThreeCardHandError, match=message):
         key(cards(codes))
+
+
+def test_a_pair_in_one_suit_is_a_flush_by_default_and_a_pair_by_option():
+    """Two decks: 7H 7H 2H is a pair of sevens and three hearts. "All standard poker rankings will
+    be used" (Standards of play): a standard hand ranks as its best category, so by default it is
+    a flush (7-7-2), beating a pair of aces and losing to 8-6-3 suited (a flush, 8 high) and to a
+    straight; the bonus pays it 3 to 1 (B8). With suited_pair = "pair" it is a pair of sevens,
+    paid 1 to 1, and loses to the pair of aces."""
+    suited = cards("7H 7H 2H")
+    assert name(key(suited)) == "flush" and key(suited) == (2, 7, 7, 2)
+    assert key(cards("AS AD 3C")) < key(suited) < key(cards("8D 6D 3D")) < key(cards("4C 5D 6S"))
+    assert name(key(suited, "pair")) == "pair" and key(suited, "pair") < key(cards("AS AD 3C"))
+    dealer = cards("KC 9D 4S")                                    # king high: qualifies
+    by_flush = settle_seat(suited, True, dealer)
+    by_pair = settle_seat(suited, True, dealer, suited_pair="pair")
+    assert by_flush[-1].to_dict()["pays"] == "3 to 1" and by_pair[-1].to_dict()["pays"] == "1 to 1"
+    assert by_flush[0].outcome == by_pair[0].outcome == "win"     # either beats king high
+    assert key(cards("QS QS QS")) == (4, 12), "suited trips stay three of a kind (above a flush)"
