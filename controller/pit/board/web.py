@@ -327,7 +327,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._redirect("/login" if self.server.login_needed else "/", clear=True)
         action = ROUTES[path]
         if session is None or session.user is None or not self._may(session, action):
-            who = "a named user" if session is None or session.user is None else f"{session.user} ({session.role})"
+            who = ("a board without logins" if session is None else "the shared login" if session.user is None
+                   else f"{session.user} ({session.role})")
             return self._json({"error": f"refused: {who} may not {action} (a supervisor may)"}, HTTPStatus.FORBIDDEN)
         try:
             if action == "acknowledge":
