@@ -26,7 +26,7 @@ def table_factory(broker, tmp_path):
 
 @pytest.fixture
 def table_process(broker, tmp_path: Path) -> Iterator[Callable[..., str]]:
-    """``table_process(game=None, seed=1, table_id=None)`` -> the table id of a simulated table in
+    """``table_process(game=None, seed=1, table_id=None, pace=None)`` -> the table id of a simulated table in
     a process of its own (tests/sim_table_process.py), dealing on the test's broker once this
     returns, stopped after the test. For a test that needs more tables than the one
     ``table_factory`` table: gpiozero's mock pins are one set per process, so a second SimTable in
@@ -34,9 +34,9 @@ def table_process(broker, tmp_path: Path) -> Iterator[Callable[..., str]]:
     closes, so it also ends with a test process that dies."""
     procs: list[TableProcess] = []
 
-    def start(game: str | None = None, seed: int = 1, table_id: str | None = None) -> str:
+    def start(game: str | None = None, seed: int = 1, table_id: str | None = None, pace: float | None = None) -> str:
         folder = tmp_path / f"{table_id or game or 'baccarat'}-{seed}"
-        procs.append(TableProcess(broker.port, folder, game=game, seed=seed, table_id=table_id))
+        procs.append(TableProcess(broker.port, folder, game=game, seed=seed, table_id=table_id, pace=pace))
         return procs[-1].id
 
     yield start
