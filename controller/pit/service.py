@@ -278,6 +278,7 @@ class PitService:
         self._reread_last = -1e9
         self._reread_idle = False
         self._last_message_at = 0.0
+        self._pit_statuses = f"{self.prefix}/{PIT}/"
         self._health_told: dict[str, Any] | None = None
         self._gaps: dict[str, dict[str, list[int]]] | None = None
         """Each table's gaps not filled, as the archive holds them (every instance's), read at most
@@ -552,8 +553,14 @@ class PitService:
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, _Message):
-            self._last_message_at = time.monotonic()
-            self._count("received")
+            if not (item.topic.startswith(self._pit_statuses) and item.topic.endswith("/status")):
+                # A pit service's status (this one's own, back from the broker, or another's) is
+                # neither counted nor activity: counted, each would change the status it comes back
+                # to, a status published again every interval for ever (two services ping-ponging);
+                # as activity, the service would never be idle, and never ask the broker again for
+                # what it may have dropped (_maybe_reread).
+                self._last_message_at = time.monotonic()
+                self._count("received")
             if item.ack is not None:
                 self._acks.append(item.ack)
             try:
