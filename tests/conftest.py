@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 import paho.mqtt.client as mqtt
 import pytest
+from browser_support import browser, browsers  # noqa: F401  (fixtures: headless Chromium for the board)
 from mqtt_support import RunningBroker, Subscriber, running_broker
 from postgres_support import pg_url, postgres  # noqa: F401  (fixtures: a real PostgreSQL)
 

@@ -179,3 +179,156 @@ class Stream:
 
     def close(self) -> None:
         self.resp.close()
+
+
+FLOOR_GAMES = {"baccarat": "bac", "three_card_poker": "tcp", "holdem": "hol", "joker_seven": "jok", "no_bust": "nob",
+               "pai_gow_tiles": "pgt", "stud": "stu", "betwin": "bet"}
+"""The floor's games, and the start of their tables' ids."""
+FLOOR_AREAS = '''[areas]
+"bac-*" = "Pit 1"
+"tcp-*" = "Pit 1"
+"jok-*" = "Pit 2"
+"nob-*" = "Pit 2"
+"pgt-*" = "Pit 3"
+"bet-*" = "Pit 3"
+"hol-*" = "Poker room"
+"stu-*" = "Poker room"
+'''
+"""The floor's areas (controller.pit.board.areas), by the table ids :func:`floor` gives."""
+
+
+def floor(count: int = 48, now: float | None = None) -> list[tuple[str, str, dict]]:
+    """A floor of ``count`` tables of eight games as the pit service hands its messages over: most
+    dealing at a human pace, and the trouble a floor has -- a critical alarm, tables in fault, a
+    warning, a shoe offline, a table offline -- each begun at its own time, so the floor's order is
+    worked out from when. Returns the (table, kind, body) messages, in order."""
+    now = time.time() if now is None else now
+    out: list[tuple[str, str, dict]] = []
+    for i in range(count):
+        game = list(FLOOR_GAMES)[i % len(FLOOR_GAMES)]
+        t = Table(id=f"{FLOOR_GAMES[game]}-{i // len(FLOOR_GAMES) + 1:02d}", game=game,
+                  ts=now - 600 + i, devices={"shoe": "online", "shuffler": "online"})
+        out.append((t.id, "status", t.status()))
+        t.round = 100 + 7 * i
+        for _ in range(3):   # a hand a minute: 60 hands an hour; the poker room's collect a fee and a drop
+            data = bac_result("banker") if game == "baccarat" else {"winner": "banker"}
+            if game in ("holdem", "stud"):
+                data["collection"] = {"basis": "pot", "fee": 300, "jackpot": 100}
+            out.append((t.id, "event", t.event("result", data, dt=60.0)))
+        t.round += 1
+        out.append((t.id, "event", t.event("round_start", {"round": t.round, "player_dealer": None,
+                                                          "last_of_shoe": False}, dt=5.0)))
+        trouble = i % 12
+        state, prompt, expect = (("dealing", "Card \u2192 player", "card") if i % 3 else
+                                 ("betting", "Place bets, then press deal", "bets"))
+        if trouble == 3:
+            state, prompt, expect = "fault", "Fault: 9H drawn, but no card is due. To go on, the pit voids or resumes.", "fault"
+            out.append((t.id, "event", t.alarm("unexpected_card", "fault", "9H drawn, but no card is due",
+                                             "void the round or resume")))
+        out.append((t.id, "event", t.event("transition", {"from": "ready", "to": state, "trigger": "t"})))
+        out.append((t.id, "event", t.event("prompt", {"expect": expect, "hand": None, "buttons": [], "text": prompt})))
+        if trouble == 7 and i < 12:
+            out.append((t.id, "event", t.alarm("outbox_full", "critical", "the backlog reached journal.max_undelivered",
+                                             "finish the round; dealing resumes when the backlog is down")))
+        elif trouble == 5:
+            out.append((t.id, "event", t.alarm("shuffler_count_slow", "warning", "the shuffler's count took 40 s",
+                                             "watch the shuffler")))
+        elif trouble == 9:
+            out.append((t.id, "event", t.event("device", {"device": "shoe", "status": "offline", "code": None,
+                                                        "detail": "port closed"})))
+        elif trouble == 11 and i > 12:
+            out.append((t.id, "status", t.status(online=False, reason="controller stopped (SIGTERM)")))
+    return out
+
+
+def wait_picture(picture: Any, predicate: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """Until ``predicate()`` (read from ``picture``) holds: woken by each change of the picture (a
+    reader of its board feed, as a browser is), never a poll."""
+    client = picture.feed.subscribe(None)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = predicate()
+            if found:
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never: {what}")
+            client.take(left)
+    finally:
+        picture.unsubscribe(client)
+
+
+USERS = {"ann": ("supervisor", "ann's Corr3ct horse"), "vic": ("viewer", "vic's battery st4ple"),
+         "ada": ("admin", "ada's admin pa55")}
+"""The board's users in the tests: name -> (role, password)."""
+
+
+def users_file(folder: Any) -> Any:
+    """A users file (controller.pit.board.users) with :data:`USERS`, in ``folder``."""
+    from pathlib import Path
+
+    from controller.pit.board.users import Users
+
+    users = Users(Path(folder) / "board-users")
+    for name, (role, password) in USERS.items():
+        users.add(name, role, password)
+    users.save()
+    return users.path
+
+
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kw: Any) -> None:
+        return None   # a 303 is the answer a test looks at, not a page to follow
+
+
+class BoardClient:
+    """One browser's worth of the board over HTTP, as a test drives it: its cookies (the session and
+    the device cookies a login gives), its CSRF token (from /api/me), its own address as a trusted
+    proxy would forward it (``forwarded_for``)."""
+
+    def __init__(self, url: str, forwarded_for: str | None = None) -> None:
+        self.url = url
+        self.cookies: dict[str, str] = {}
+        self.csrf: str | None = None
+        self.forwarded_for = forwarded_for
+        self.opener = urllib.request.build_opener(_Keep)
+
+    def request(self, path: str, form: dict | None = None, *, headers: dict | None = None,
+                cookies: bool = True) -> tuple[int, dict, bytes]:
+        import urllib.error
+        import urllib.parse
+
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        req = urllib.request.Request(self.url + path, data=data, headers=dict(headers or {}))
+        if cookies and self.cookies:
+            req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if self.forwarded_for:
+            req.add_header("X-Forwarded-For", self.forwarded_for)
+        try:
+            with self.opener.open(req, timeout=30) as resp:
+                status, head, body = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as exc:
+            status, head, body = exc.code, exc.headers, exc.read()
+        for cookie in head.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";")[0].partition("=")
+            if value:
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+        return status, dict(head), body
+
+    def login(self, user: str | None, password: str) -> int:
+        form = {"password": password, "next": "/"}
+        if user is not None:
+            form["user"] = user
+        status, _, _ = self.request("/login", form)
+        if status == 303:
+            self.csrf = json.loads(self.request("/api/me")[2])["csrf"]
+        return status
+
+    def post(self, path: str, form: dict, *, token: bool = True, headers: dict | None = None) -> tuple[int, dict]:
+        """A state-changing request as the board's page sends it: its CSRF token in a header."""
+        extra = {"X-CSRF-Token": self.csrf} if token and self.csrf else {}
+        status, _, body = self.request(path, form, headers={**extra, **(headers or {})})
+        return status, json.loads(body) if body.startswith(b"{") else {}

@@ -41,6 +41,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from controller.pit.acks import Ack
 from controller.pit.dburl import scrub
 
 log = logging.getLogger(__name__)
@@ -141,14 +142,16 @@ class Reject:
 
 @dataclass
 class Batch:
-    """What one transaction stores: events, rejects, and the newest status of some tables."""
+    """What one transaction stores: events, rejects, the newest status of some tables, and the
+    acknowledgements of alarms that came from the boards (controller.pit.acks)."""
 
     events: list[ArchivedEvent] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
     statuses: dict[str, dict[str, Any]] = field(default_factory=dict)
+    acks: list[Ack] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.rejects or self.statuses)
+        return bool(self.events or self.rejects or self.statuses or self.acks)
 
 
 @dataclass
@@ -456,6 +459,10 @@ class Archive:
             self._row(cur, careful, out, None, _INSERT_REJECT, _reject_row(reject))
         for reject in out.refused:
             self._row(cur, careful, Stored(), None, _INSERT_REJECT, _reject_row(reject))
+        for ack in batch.acks:   # its own id is the key: a redelivery, or another service's copy, is a no-op
+            if not self._row(cur, careful, out, None, _INSERT_ACK, (ack.id, ack.table, ack.alarm_seq, ack.code, ack.by,
+                                                                     ack.note, ack.assignee, ack.ts)):
+                log.warning("archive %s: the acknowledgement %s could not be stored", self.where, ack.id)
         tables = sorted({t for t, _ in out.new} | set(batch.statuses) | {r.table for r in rejects if r.table})
         out.xid = cur.execute("SELECT pg_current_xact_id()::text FROM pg_notify(%s, %s)",
                               (NOTIFY_CHANNEL, _notify_payload(tables))).fetchone()[0]
@@ -504,6 +511,22 @@ class Archive:
                         "%s::bigint[]) AS x(t, a) WHERE tables.table_id = x.t", (list(upto), list(upto.values())))
 
     # -- gaps ----------------------------------------------------------------------------
+
+    def gap_summary(self, most: int) -> dict[str, dict[str, list[int]]]:
+        """Each table's gaps that are not filled, as ``{table: {"open": [runs, seqs], "unfillable":
+        [runs, seqs]}}``, for the ``most`` tables missing the most seqs (the floor's health: the
+        board shows them; every instance's, since the gaps are the database's)."""
+        with self._tx() as cur:
+            rows = cur.execute(
+                "WITH g AS (SELECT table_id, status, count(*)::bigint AS runs, "
+                "  sum(last_seq - first_seq + 1)::bigint AS seqs FROM gaps "
+                "  WHERE status IN ('open', 'unfillable') GROUP BY table_id, status), "
+                "t AS (SELECT table_id FROM g GROUP BY table_id ORDER BY sum(seqs) DESC, table_id LIMIT %s) "
+                "SELECT g.table_id, g.status, g.runs, g.seqs FROM g JOIN t USING (table_id)", (most,)).fetchall()
+        out: dict[str, dict[str, list[int]]] = {}
+        for table, status, runs, seqs in rows:
+            out.setdefault(table, {})[status] = [int(runs), int(seqs)]
+        return out
 
     def check_gaps(self, table: str, horizon: int) -> GapCheck:
         """Record the holes in ``table``'s seqs from its ``archived_to`` up to ``horizon`` as open
@@ -639,6 +662,8 @@ _INSERT_ONE = ("INSERT INTO events (table_id, seq, kind, round, ts, data, envelo
                "SELECT %s, %s, %s, %s, to_timestamp(%s), e -> 'data', e FROM (SELECT %s::jsonb AS e) AS x "
                "ON CONFLICT DO NOTHING RETURNING seq")
 _INSERT_REJECT = "INSERT INTO rejects (topic, table_id, reason, payload) VALUES (%s, %s, %s, %s)"
+_INSERT_ACK = ("INSERT INTO acknowledgements (id, table_id, alarm_seq, code, by_user, note, assignee, ts) "
+               "VALUES (%s, %s, %s, %s, %s, %s, %s, to_timestamp(%s)) ON CONFLICT (id) DO NOTHING")
 
 
 def _first_of_each(events: Iterable[ArchivedEvent]) -> tuple[list[ArchivedEvent],
@@ -671,7 +696,7 @@ def _without(batch: Batch, stored: Batch) -> Batch:
             rejects.remove(reject)
         else:
             keep_rejects.append(reject)
-    return Batch(keep_events, keep_rejects, dict(batch.statuses))
+    return Batch(keep_events, keep_rejects, dict(batch.statuses), [a for a in batch.acks if a not in stored.acks])
 
 
 def _merged(first: Stored, then: Stored) -> Stored:

@@ -65,8 +65,9 @@ class Topic:
 
 
 def parse_topic(prefix: str, topic: str) -> Topic:
-    """``<prefix>/<table>/event/<kind>``, ``.../status``, ``.../state``, ``.../cmd/replay/reply`` and
-    ``.../cmd/replay`` (a request: the service hears its own come back)."""
+    """``<prefix>/<table>/event/<kind>``, ``.../status``, ``.../state``, ``.../cmd/<name>/reply`` (replay,
+    and the board's void and resume: the topic's kind is the command's name) and ``.../cmd/replay``
+    (a request: the service hears its own come back)."""
     head = prefix + "/"
     parts = topic[len(head):].split("/") if topic.startswith(head) else []
     if len(parts) < 2:
@@ -80,8 +81,8 @@ def parse_topic(prefix: str, topic: str) -> Topic:
         return Topic(table, "status")
     if tail == ["state"]:
         return Topic(table, "state")
-    if tail == ["cmd", "replay", "reply"]:
-        return Topic(table, "reply")
+    if len(tail) == 3 and tail[0] == "cmd" and tail[1] in ("replay", "void", "resume") and tail[2] == "reply":
+        return Topic(table, "reply", tail[1])
     if tail == ["cmd", "replay"]:
         return Topic(table, "request")
     raise Bad(SCHEMA, "not a topic the pit service subscribes to")

@@ -54,6 +54,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http", metavar="ADDR:PORT", help="serve the pit board here (127.0.0.1:8080: this machine only)")
     p.add_argument("--password-file", type=Path, metavar="FILE",
                    help="the pit board's password (needed when --http is not a loopback address)")
+    p.add_argument("--read-db", metavar="URL",
+                   help="the archive the board finds rounds in, for disputes (default: --db); a board-only service "
+                        "gives a read-only role's URL here (docs/pit.md, pit_read)")
+    p.add_argument("--areas", type=Path, metavar="FILE",
+                   help="the board's map of pit areas: a TOML [areas] table of table id (or glob) = \"area\" "
+                        "(docs/pit-board.md); the floor is ordered and filtered by it")
+    p.add_argument("--shifts", metavar="SPEC", default=None,
+                   help="the board's shifts for what each poker-room table collected this shift, as tablectl report "
+                        "takes them (default day=06-14,swing=14-22,grave=22-06)")
+    p.add_argument("--tz", metavar="ZONE", help="the site's time zone for the shifts (default the machine's)")
     p.add_argument("--user", help="MQTT user name (config/acl: a pit-archive user)")
     p.add_argument("--mqtt-password-file", type=Path, metavar="FILE",
                    help="a file holding the MQTT password (never on the command line, where ps shows it)")
@@ -66,6 +76,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--users-file", type=Path, metavar="FILE",
                    help="the pit board's named users and their roles (tablectl pit user ...): each logs in as "
                         "themselves, and a void or an acknowledgement is theirs")
+    p.add_argument("--trusted-proxy", metavar="ADDR[,ADDR...]", default="",
+                   help="the board's TLS proxy (addresses or networks): its X-Forwarded-For names the browser the "
+                        "login's brakes count, and its X-Forwarded-Proto https makes the cookies Secure")
     actions = p.add_subparsers(dest="pit_action", metavar="[user]")
     u = actions.add_parser("user", help="the pit board's users: add, password, role, remove, list")
     u_actions = u.add_subparsers(dest="user_action", required=True, metavar="ACTION")
@@ -149,6 +162,15 @@ def cmd_pit(args: argparse.Namespace) -> int:
         return _fail(f"--client-id {client_id!r}: letters, digits, '.', '_' and '-', at most 64", 2)
     if args.db is None and args.http is None:
         return _fail("nothing to do: give --db URL (the archive), --http ADDR:PORT (the board), or both", 2)
+    if args.http is None and (args.users_file or args.areas or args.trusted_proxy or args.password_file
+                              or args.read_db or args.shifts or args.tz):
+        return _fail("--users-file, --password-file, --areas, --trusted-proxy, --read-db, --shifts and --tz are the "
+                     "board's: give --http too", 2)
+    from controller.pit.board.throttle import parse_trusted
+    try:
+        trusted = parse_trusted(args.trusted_proxy)
+    except ValueError as exc:
+        return _fail(f"--trusted-proxy: {exc}", 2)
     http = None
     if args.http is not None:
         try:
@@ -178,9 +200,24 @@ def cmd_pit(args: argparse.Namespace) -> int:
                          tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
     picture = None
     if http is not None:
+        from controller.pit.board.areas import Areas, AreasError
+        from controller.pit.board.collected import Collected
         from controller.pit.board.picture import Picture
+        from controller.pit.report.shifts import DEFAULT_SHIFTS, ShiftError, Shifts, site_zone
 
-        picture = Picture()
+        try:
+            areas = Areas.load(args.areas) if args.areas is not None else None
+        except AreasError as exc:
+            return _fail(str(exc), 2)
+        try:
+            shifts = Shifts.parse(args.shifts or DEFAULT_SHIFTS)
+        except ShiftError as exc:
+            return _fail(f"--shifts {args.shifts!r}: {exc}", 2)
+        try:
+            zone = site_zone(args.tz)[0]
+        except ShiftError as exc:
+            return _fail(str(exc), 2)
+        picture = Picture(areas=areas, collected=Collected(shifts, zone))
         service.add_observer(picture)
     stop = StopSignal()   # before any thread starts; left installed while the service stops
     server: Any = None
@@ -189,7 +226,8 @@ def cmd_pit(args: argparse.Namespace) -> int:
         # anything connects.
         from controller.pit.board import web
         try:
-            server = web.serve(picture, http[0], http[1], args.password_file)
+            server = web.serve(picture, http[0], http[1], args.password_file, users_file=args.users_file,
+                               link=service, trusted_proxies=tuple(trusted), read_db=args.read_db or args.db)
         except web.BoardError as exc:
             return _fail(f"--http: {exc}", 2)
     try:

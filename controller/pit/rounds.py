@@ -163,9 +163,11 @@ def _env(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else json.loads(value)
 
 
-def printable(found: Round, *, exported_by: str | None = None, now: datetime | None = None) -> str:
+def printable(found: Round, *, exported_by: str | None = None, now: datetime | None = None,
+              stylesheet: str | None = None) -> str:
     """One round as a page to print or file with a dispute: every event in order, each value as
-    text (escaped: a table's texts are data, never markup), and what is missing."""
+    text (escaped: a table's texts are data, never markup), and what is missing. ``stylesheet``:
+    the page links it instead of carrying its own style (the board's pages allow no inline style)."""
     now = now or datetime.now(UTC)
     out = found.outcome()
     e = html.escape
@@ -186,9 +188,11 @@ def printable(found: Round, *, exported_by: str | None = None, now: datetime | N
     return (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{e(found.table)} round {found.round}</title>"
-        "<style>body{font:12pt sans-serif}table{border-collapse:collapse;width:100%}"
-        "td,th{border:1px solid #888;padding:2px 4px;vertical-align:top;text-align:left}code{white-space:pre-wrap}"
-        "</style></head><body>"
+        + (f'<link rel="stylesheet" href="{e(stylesheet)}">' if stylesheet else
+           "<style>body{font:12pt sans-serif}table{border-collapse:collapse;width:100%}"
+           "td,th{border:1px solid #888;padding:2px 4px;vertical-align:top;text-align:left}code{white-space:pre-wrap}"
+           "</style>")
+        + "</head><body>"
         f"<h1>Table {e(found.table)} ({e(str(found.game))}), round {found.round}</h1>"
         f"<p>{verdict}</p><p>From {e(when(found.first_ts))} to {e(when(found.last_ts))}; "
         f"{len(found.events)} events, seqs {found.events[0]['seq']}&ndash;{found.events[-1]['seq']}.</p>"

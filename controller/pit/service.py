@@ -46,6 +46,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from controller.pit import acks
 from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
 from controller.pit.checks import (
     CATEGORIES,
@@ -77,7 +78,16 @@ from controller.shared.mqtt_socket import tcp_no_delay
 log = logging.getLogger(__name__)
 
 Observer = Callable[[str, str, dict], None]
-"""``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers")."""
+"""``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers");
+``pit`` with a pit service's client id for ``table``: that service's status, its health (issue 21.4)."""
+
+PIT = "_pit"
+"""The pit services' own level under the prefix: ``<prefix>/_pit/<client id>/status``, ``<prefix>/_pit/ack``."""
+BOARD_COMMANDS = ("void", "resume")
+"""The commands a pit service sends a table for its board's users (issue 22), besides cmd/replay."""
+GAP_TABLES = 200
+"""Tables whose gaps a status lists at most (those missing the most seqs first)."""
+_CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 _DAMAGED = re.compile(r"event seq (\d+) cannot be read from the journal")
 
@@ -117,6 +127,19 @@ class Tuning:
     keepalive: int = 30
 
 
+class CommandFailed(Exception):
+    """A board's command or acknowledgement could not be sent, or the table did not answer in time:
+    one line for the person who asked (nothing is known to have been done)."""
+
+
+@dataclass
+class _Waiter:
+    """A board's command waiting for its table's reply."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: dict | None = None
+
+
 class PitError(Exception):
     """The service cannot start: one line for the operator, and the exit status for it (2: an
     option, a URL or the database's schema must change; 1: the broker or the database may come)."""
@@ -149,6 +172,8 @@ class _Pending:
 
     event: ArchivedEvent
     acks: list[_Ack]
+    since: float = field(default_factory=time.time)
+    """When it arrived (wall clock): the archive's lag is how long the oldest has waited."""
 
 
 @dataclass
@@ -253,6 +278,14 @@ class PitService:
         self._reread_last = -1e9
         self._reread_idle = False
         self._last_message_at = 0.0
+        self._pit_statuses = f"{self.prefix}/{PIT}/"
+        self._health_told: dict[str, Any] | None = None
+        self._gaps: dict[str, dict[str, list[int]]] | None = None
+        """Each table's gaps not filled, as the archive holds them (every instance's), read at most
+        once a status interval; None before the first read, or without an archive."""
+        self._gaps_at = 0.0
+        self._commit_lag = 0.0
+        """The longest an event waited for its commit since the last status (seconds)."""
         self._ids = itertools.count(1)
         self._start_id = secrets.token_hex(4)
         """In every request id: a reply queued in the session for an earlier start of this client
@@ -263,7 +296,11 @@ class PitService:
             ("received", "events_archived", "events_duplicate", "events_held", "rejected", *CATEGORIES,
              "bad_status", "bad_state", "bad_reply", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
              "gaps_unfillable", "gaps_open", "replay_requests", "replay_refused", "replay_failed", "db_lost",
-             "observer_errors", "internal_errors", "mqtt_connects"), 0)
+             "observer_errors", "internal_errors", "mqtt_connects", "acks", "bad_ack", "board_commands"), 0)
+        self._ack_rows: list[tuple[acks.Ack, _Ack | None]] = []
+        """Acknowledgements (from any board, through the broker) waiting for the archive."""
+        self._waiters: dict[tuple[str, str, str], _Waiter] = {}
+        self._waiters_lock = threading.Lock()
         self._gen_lock = threading.Lock()
         self._gen = 0
         self._connected = False
@@ -341,6 +378,48 @@ class PitService:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def acknowledge(self, ack: acks.Ack, timeout: float = 5.0) -> None:
+        """Publish a board's acknowledgement on ``<prefix>/_pit/ack`` (QoS 1) and wait for the
+        broker to take it; every pit service (this one too) then archives it once and hands it to
+        its board (observer kind ``ack``). :class:`CommandFailed` when the broker did not take it.
+        Any thread (the board's pool)."""
+        self._publish(f"{self.prefix}/{acks.TOPIC}", ack.to_json(), timeout, "the acknowledgement")
+
+    def command(self, table: str, name: str, args: dict[str, Any], timeout: float = 8.0) -> dict[str, Any]:
+        """Send a board user's ``cmd/<name>`` (void, resume) to ``table`` and wait for its reply
+        (the reply's JSON); :class:`CommandFailed` when it could not be sent or no reply came in
+        time. ``args`` carries the request's ``id``. Any thread (the board's pool)."""
+        if name not in BOARD_COMMANDS:
+            raise ValueError(f"a board sends no cmd/{name}")
+        key = (table, name, str(args["id"]))
+        waiter = _Waiter()
+        with self._waiters_lock:
+            self._waiters[key] = waiter
+        try:
+            start = time.monotonic()
+            self._publish(f"{self.prefix}/{table}/cmd/{name}", args, timeout, f"cmd/{name}")
+            self._count("board_commands")
+            if not waiter.done.wait(max(0.0, timeout - (time.monotonic() - start))):
+                raise CommandFailed(f"table {table} did not answer cmd/{name} within {timeout:g} s: it may still "
+                                    f"carry it out (its round number guards against a second time); look at the "
+                                    f"table before sending it again")
+            assert waiter.reply is not None
+            return waiter.reply
+        finally:
+            with self._waiters_lock:
+                self._waiters.pop(key, None)
+
+    def _publish(self, topic: str, body: dict[str, Any], timeout: float, what: str) -> None:
+        if not self._connected:   # paho would keep it and send it whenever the broker is back: not later than asked
+            raise CommandFailed(f"{what} was not sent: the pit service is not connected to the broker")
+        info = self.client.publish(topic, json.dumps(body), qos=1)
+        try:
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError) as exc:
+            raise CommandFailed(f"{what} was not sent: {exc}") from None
+        if not info.is_published():
+            raise CommandFailed(f"the broker did not take {what} within {timeout:g} s")
+
     def counters(self) -> dict[str, int]:
         with self._count_lock:
             return dict(self._counts)
@@ -381,7 +460,10 @@ class PitService:
         if self.group:
             events = f"$share/{self.group}/{events}"
         topics = [(f"{self.prefix}/+/status", SubscribeOptions(qos=1)), (f"{self.prefix}/+/state", SubscribeOptions(qos=1)),
-                  (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1))]
+                  (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1)),
+                  (f"{self.prefix}/{PIT}/+/status", SubscribeOptions(qos=1)),
+                  (f"{self.prefix}/{acks.TOPIC}", SubscribeOptions(qos=1)),
+                  *((f"{self.prefix}/+/cmd/{name}/reply", SubscribeOptions(qos=1)) for name in BOARD_COMMANDS)]
         if self.archive is not None:  # it asks for replays, and hears its requests come back (replays.Request)
             topics.append((f"{self.prefix}/+/cmd/replay", SubscribeOptions(qos=1)))
         return topics
@@ -471,8 +553,14 @@ class PitService:
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, _Message):
-            self._last_message_at = time.monotonic()
-            self._count("received")
+            if not (item.topic.startswith(self._pit_statuses) and item.topic.endswith("/status")):
+                # A pit service's status (this one's own, back from the broker, or another's) is
+                # neither counted nor activity: counted, each would change the status it comes back
+                # to, a status published again every interval for ever (two services ping-ponging);
+                # as activity, the service would never be idle, and never ask the broker again for
+                # what it may have dropped (_maybe_reread).
+                self._last_message_at = time.monotonic()
+                self._count("received")
             if item.ack is not None:
                 self._acks.append(item.ack)
             try:
@@ -490,6 +578,7 @@ class PitService:
                 self._pump(t, time.monotonic())
         elif item[0] == "disconnected":
             log.warning("pit service: disconnected from %s:%d (%s); reconnecting", self.host, self.port, item[1])
+            self._maybe_publish_status(time.monotonic(), force=True)   # the board says the broker is away
 
     def _next_wake(self) -> float | None:
         """The nearest deadline. A table's checks and requests wait while the database is away (its
@@ -509,6 +598,8 @@ class PitService:
     # -- messages ------------------------------------------------------------------------
 
     def _message(self, msg: _Message) -> None:
+        if msg.topic.startswith(f"{self.prefix}/{PIT}/"):
+            return self._pit_message(msg)
         try:
             topic = parse_topic(self.prefix, msg.topic)
         except Bad as bad:
@@ -539,10 +630,46 @@ class PitService:
             t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing
             if what == "state":
                 return self._state(t, topic.table, check_retained("state", topic.table, payload))
-            return self._reply(t, check_reply(payload)) if t is not None else None
+            return self._reply(t, check_reply(payload), topic.kind or "replay") if t is not None else None
         except Bad as bad:
             self._count(f"bad_{what}")
             self._warn("pit service: %s on %s dropped: %s", what, msg.topic[:200], bad.reason)
+
+    def _pit_message(self, msg: _Message) -> None:
+        """A pit service's retained status (this one's own too, back from the broker): handed to the
+        observers as ``pit``, so that a board shows every instance's health, a board-only one too.
+        An acknowledgement: checked, archived once, handed to the observers as ``ack``."""
+        if msg.topic == f"{self.prefix}/{acks.TOPIC}":
+            return self._ack_message(msg)
+        rest = msg.topic[len(self.prefix) + len(PIT) + 2:].split("/")
+        self._done(msg.ack)
+        try:
+            if len(rest) != 2 or rest[1] != "status" or not _CLIENT_ID.fullmatch(rest[0]):
+                raise Bad("", "not a pit service's status topic")
+            payload = parse_object(msg.payload)
+            if payload and payload.get("client_id") != rest[0]:
+                raise Bad("", "its client_id is not its topic's")
+        except Bad as bad:
+            self._count("bad_status")
+            return self._warn("pit service: %s dropped: %s", msg.topic[:200], bad.reason)
+        if rest[0] == self.client_id and payload:
+            return None   # told first hand, with the broker's state (_maybe_publish_status)
+        self._tell(rest[0], "pit", payload)
+
+    def _ack_message(self, msg: _Message) -> None:
+        try:
+            ack = acks.parse(parse_object(msg.payload))
+        except (Bad, acks.AckError) as exc:
+            self._done(msg.ack)
+            self._count("bad_ack")
+            return self._warn("pit service: an acknowledgement on %s dropped: %s", msg.topic[:200],
+                              exc.reason if isinstance(exc, Bad) else exc)
+        self._count("acks")
+        if self.archive is not None:
+            self._ack_rows.append((ack, msg.ack))   # acknowledged to the broker once stored
+        else:
+            self._done(msg.ack)
+        self._tell(ack.table, "ack", ack.to_json())
 
     def _event(self, t: _Table, kind: str, msg: _Message, final: bool = False) -> None:
         """An event checked, handed to the observers, and made to wait for the archive. One whose
@@ -698,7 +825,14 @@ class PitService:
         if t.held:
             self._release(t, final=False)
 
-    def _reply(self, t: _Table, reply: dict) -> None:
+    def _reply(self, t: _Table, reply: dict, command: str = "replay") -> None:
+        if command != "replay":
+            with self._waiters_lock:
+                waiter = self._waiters.get((t.name, command, str(reply["id"])))
+            if waiter is not None and reply.get("command") == command:
+                waiter.reply = reply
+                waiter.done.set()
+            return None
         out = t.replays.out
         if out is None or out.phase not in ("sent", "asked") or reply["id"] != out.id:
             return  # another pit client's, or a late answer to a request given up
@@ -767,19 +901,25 @@ class PitService:
     def _flush(self) -> None:
         """The waiting events, rejects and statuses in one transaction; then their PUBACKs are owed,
         and the tables they touched are looked at for gaps (after the grace)."""
-        if self.archive is None or not self._db_up or not (self._pending or self._rejects or self._statuses):
+        if self.archive is None or not self._db_up or not (self._pending or self._rejects or self._statuses
+                                                            or self._ack_rows):
             self._set("events_held", len(self._pending))
             self._look_at_touched()
             return
-        pending, rejects, statuses = self._pending, self._rejects, self._statuses
-        batch = Batch([p.event for p in pending.values()], [r for r, _ in rejects], dict(statuses))
+        pending, rejects, statuses, ack_rows = self._pending, self._rejects, self._statuses, self._ack_rows
+        batch = Batch([p.event for p in pending.values()], [r for r, _ in rejects], dict(statuses),
+                      [a for a, _ in ack_rows])
         try:
             stored = self.archive.store(batch)
         except ArchiveError as exc:
             self._set("events_held", len(pending))
             return self._db_lost(exc)
-        self._pending, self._rejects, self._statuses = {}, [], {}
+        self._pending, self._rejects, self._statuses, self._ack_rows = {}, [], {}, []
+        for _, ack in ack_rows:
+            self._done(ack)
+        committed = time.time()
         for p in pending.values():
+            self._commit_lag = max(self._commit_lag, committed - p.since)
             for ack in p.acks:
                 ack.ready = True
         for _, ack in rejects:
@@ -1101,10 +1241,13 @@ class PitService:
         log.warning(fmt, *args)
 
     def _own_status(self, online: bool) -> dict[str, Any]:
+        held = min((p.since for p in self._pending.values()), default=None) if online else None
         return {"online": online, "client_id": self.client_id, "group": self.group,
                 "archive": self.archive.where if self.archive is not None else None,
                 "db": ("up" if self._db_up else "down") if self.archive is not None else None,
                 "started": self._started, "ts": time.time(), "counters": self.counters(),
+                "held_since": held, "commit_lag": round(self._commit_lag, 3) if online else None,
+                "gaps": self._gaps if online else None,
                 "incomplete": self._incomplete()}
 
     def _incomplete(self) -> dict[str, Any]:
@@ -1121,20 +1264,41 @@ class PitService:
             out["more_tables"] = len(lacking) - MOST_LISTED
         return out
 
+    def _read_gaps(self, now: float) -> None:
+        """Each table's gaps not filled, from the archive (so every instance's), at most once a
+        status interval: the floor's health (issue 21.4)."""
+        if self.archive is None or not self._db_up or now < self._gaps_at:
+            return
+        self._gaps_at = now + self.tuning.status_interval
+        try:
+            self._gaps = self.archive.gap_summary(GAP_TABLES)
+        except ArchiveDown as exc:
+            self._db_lost(exc)
+        except ArchiveError as exc:
+            self._warn("pit service: the gaps could not be read for the status: %s", exc)
+
     def _maybe_publish_status(self, now: float, force: bool) -> None:
-        """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an interval."""
+        """The retained ``<prefix>/_pit/<client id>/status``, when it changed, at most once an
+        interval; and the same, with whether the broker is there, to this process's observers (the
+        board's summary of the pit's health), even while the broker is away."""
+        if not force and now < self._status_at:
+            return
+        self._read_gaps(now)
+        status = self._own_status(online=True)
+        same_as = {k: v for k, v in status.items() if k != "ts"}
+        told = {**same_as, "broker": "connected" if self._connected else "disconnected"}
+        if told != self._health_told:
+            self._health_told = told
+            self._tell(self.client_id, "pit", {**status, "broker": told["broker"]})
         if not self._connected:
             self._status_at = 0.0  # published again on the next connect
             return
-        if not force and now < self._status_at:
-            return
-        status = self._own_status(online=True)
-        same = {k: v for k, v in status.items() if k != "ts"} == self._status_sent
-        if same and not force:
+        if same_as == self._status_sent and not force:
             self._status_at = 0.0
             return
         self.client.publish(self.status_topic, json.dumps(status), qos=1, retain=True)
-        self._status_sent = {k: v for k, v in status.items() if k != "ts"}
+        self._status_sent = same_as
+        self._commit_lag = 0.0
         self._status_at = now + self.tuning.status_interval
 
 

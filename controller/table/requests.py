@@ -105,8 +105,10 @@ class Requests:
             machine.close()
             table.emit("table", {"status": "closed"})
         elif name == "void":   # the board names its user: the void is recorded as theirs (issue 22)
+            _same_round(machine.round, args)
             machine.void(args["reason"], by=_by(args))
         elif name == "resume":
+            _same_round(machine.round, args)
             machine.resume(by=_by(args))
         elif name == "rebirth":
             extra = table.sessions.rebirth()
@@ -135,6 +137,14 @@ class Requests:
         for command, reply in self._replies:
             publisher.reply(command, **reply)
         self._replies.clear()
+
+
+def _same_round(current: int | None, args: Mapping[str, Any]) -> None:
+    """A void or resume naming a round (the board names the round its user saw) is carried out only
+    on that round: one that arrives late, or again, after the table went on never touches the next."""
+    if "round" in args and args["round"] != current:
+        now = f"round {current} is the table's now" if current is not None else "the table has no round now"
+        raise Refused(f"round: the command is for another round than the table's ({now}); nothing was done")
 
 
 def _by(args: Mapping[str, Any]) -> str:

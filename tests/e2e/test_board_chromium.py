@@ -16,91 +16,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from browser_support import STAMP, needs_chromium, screenshot, seen, stamped
 from pit_support import PitFeed, Table, bac_result
 
 from controller.pit.board.picture import Picture
 from controller.pit.board.web import BoardServer, serve
 from games import registry
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-
-pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
-                                reason="Debian's chromium and chromium-driver are not installed (.ci/setup)")
-
-STAMP = """
-window.__seen = {}; window.__waiters = [];
-const scan = () => {
-  const now = Date.now();
-  for (const node of document.querySelectorAll('[data-key]')) {
-    const key = node.getAttribute('data-key');
-    if (!(key in window.__seen)) {
-      const tile = node.closest('article');
-      window.__seen[key] = {at: now, text: node.textContent, tile: tile ? tile.className : null};
-    }
-  }
-  window.__waiters = window.__waiters.filter(w => {
-    if (!(w.key in window.__seen)) return true;
-    w.done(window.__seen[w.key]);
-    return false;
-  });
-};
-new MutationObserver(scan).observe(document.documentElement, {subtree: true, childList: true});
-scan();
-window.__said = [];
-const alert = document.getElementById('announce');
-new MutationObserver(() => window.__said.push(alert.textContent)).observe(alert, {childList: true, characterData: true,
-                                                                                 subtree: true});
-"""
-
-WAIT_KEY = """
-const [key, done] = arguments;
-if (key in window.__seen) done(window.__seen[key]); else window.__waiters.push({key, done});
-"""
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'chromium-profile'}",
-                 "--window-size=1600,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def stamped(driver, url: str) -> None:
-    """Open ``url`` and stamp every keyed element from then on."""
-    driver.get(url)
-    driver.execute_script(STAMP)
-
-
-def seen(driver, key: str, timeout: float = 30.0) -> dict:
-    """When ``key`` entered the DOM (``at``, unix seconds), its text then and its tile's classes
-    then, waiting for it up to ``timeout``."""
-    driver.set_script_timeout(timeout)
-    found = driver.execute_async_script(WAIT_KEY, key)
-    return {**found, "at": found["at"] / 1000.0}
-
-
-def screenshot(driver, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / name
-    assert driver.save_screenshot(str(path)), "chromium took no screenshot"
-    print(f"board screenshot: {path}")
-    return path
+pytestmark = needs_chromium
 
 
 @pytest.fixture
@@ -125,7 +50,7 @@ def lags(record_property: Callable[[str, object], None], what: str, board: float
 def test_three_simulated_tables_appear_and_a_result_and_an_alarm_show_within_a_second(
         table_factory, table_process, pit, browser, record_property) -> None:
     picture, server, feed = pit
-    stamped(browser, server.url + "/")
+    stamped(browser, server.url + "/?view=tiles")
     # baccarat misreads its 8th draw (an alarm, shoe_misread, whose action is to void the round)
     bac = table_factory(seed=41, rig={"faults": ["misread@card:8"]}).start()
     others = [table_process("joker_seven", 42), table_process("three_card_poker", 43)]
@@ -276,7 +201,7 @@ def test_a_table_taken_off_the_floor_leaves_the_board_and_its_open_page_says_so(
         stamped(browser, server.url + "/table/bac-gone")
         seen(browser, "tile:bac-gone")
         clear()
-        shown("return document.querySelector('main').textContent === 'Table bac-gone has left the floor.'")
+        shown("return document.querySelector('main .empty').textContent === 'Table bac-gone has left the floor.'")
     finally:
         send.client.loop_stop()   # type: ignore[attr-defined]
         send.client.disconnect()  # type: ignore[attr-defined]
@@ -304,7 +229,7 @@ def test_a_page_whose_board_restarted_is_redrawn_and_says_why(broker, pit, brows
             WebDriverWait(browser, 30).until(
                 lambda d: d.execute_script(connection) == "Live: redrawn, the pit board restarted",
                 "the page never said why it was redrawn")
-            assert browser.execute_script("return document.querySelector('main').textContent") == \
+            assert browser.execute_script("return document.querySelector('main .empty').textContent") == \
                 "No table has been heard from yet."
         finally:
             again.stop()

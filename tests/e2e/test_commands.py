@@ -213,7 +213,11 @@ def test_every_pit_command_with_its_reply_and_state_change(table):
     assert held.wait(30)
     table.wait_event("card")
     mark = quiet(table)
-    reply = send(table, "void", {"id": "v1", "reason": "dealer error", "user": "ann.lee"})
+    # a void meant for another round (sent late, or again) is refused and changes nothing
+    reply = send(table, "void", {"id": "v0", "reason": "dealer error", "user": "ann.lee", "round": 7})
+    assert reply["ok"] is False and reply["error"] == ("refused: round: the command is for another round than the "
+                                                       "table's (round 1 is the table's now); nothing was done")
+    reply = send(table, "void", {"id": "v1", "reason": "dealer error", "user": "ann.lee", "round": 1})
     assert reply["ok"] is True and reply["data"] == {"state": "betting", "round": 2}
     void = table.wait_event("void", after=mark)    # sent from the board by a named supervisor (issue 22)
     assert void["data"] == {"round": 1, "reason": "dealer error", "by": "pit:ann.lee", "cards_burned": 0}

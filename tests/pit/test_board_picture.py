@@ -374,3 +374,43 @@ def test_a_change_is_encoded_once_for_a_thousand_browsers_and_they_share_its_byt
     assert sent[0].startswith(b"id: ") and b"event: patch\ndata: " in sent[0]
     assert all(s is sent[0] for s in sent)
     assert all(b.read() == b"" for b in browsers)
+
+
+def test_a_poker_tables_collections_this_shift_are_the_reports_totals() -> None:
+    """Fees and jackpot drops from each hand's result, time from the action_button that starts a hand
+    (controller.pit.report's rules, issue 22.6); a new shift starts a new total; a hand of a shift gone
+    by, replayed late, is the report's; a board started mid-shift says its total is partial."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from controller.pit.board.collected import Collected
+    from controller.pit.report.shifts import Shifts
+
+    la = ZoneInfo("America/Los_Angeles")
+    swing = datetime(2026, 11, 27, 14, 0, tzinfo=la).timestamp()        # the swing shift starts 14:00 there
+    shifts = Shifts.parse("day=06-14,swing=14-22,grave=22-06")
+    t = Table(id="hol-01", game="holdem", ts=swing + 60)
+    pic = fed(("hol-01", "status", t.status()), collected=Collected(shifts, la, started=swing - 3600))
+    pot = {"basis": "pot", "fee": 300, "jackpot": 100, "seats": [1, 2, 3]}
+    pic("hol-01", "event", t.event("result", {"winners": [1], "collection": pot}))
+    pic("hol-01", "event", t.event("result", {"winners": [2], "collection": {**pot, "fee": 250, "jackpot": 0}}))
+    pic("hol-01", "event", t.event("action_button", {"seat": 1, "collection": {"basis": "time", "fee": 600,
+                                                                               "jackpot": 0, "time_due": [1, 4]}}))
+    pic("hol-01", "event", t.event("result", {"winners": [1]}))          # no collection: nothing to add
+    got = tile(pic, "hol-01")["collected"]
+    assert {k: got[k] for k in ("shift", "day", "fees", "time", "jackpot", "total", "partial_since")} == \
+        {"shift": "swing", "day": "2026-11-27", "fees": 550, "time": 600, "jackpot": 100, "total": 1250,
+         "partial_since": None}
+    assert got["start"] == swing and got["end"] == swing + 8 * 3600
+    pic("hol-01", "event", t.event("result", {"collection": pot}, seq=6, dt=8 * 3600))   # 22:00 on: the grave shift
+    assert tile(pic, "hol-01")["collected"]["shift"] == "grave" and tile(pic, "hol-01")["collected"]["total"] == 400
+    replayed = t.event("result", {"collection": pot}, seq=5, dt=0)                        # a swing hand, late
+    replayed["ts"] = swing + 600
+    pic("hol-01", "event", replayed)
+    assert tile(pic, "hol-01")["collected"]["total"] == 400
+    late = fed(("hol-01", "status", t.status()), collected=Collected(shifts, la, started=swing + 3600))
+    late("hol-01", "event", t.event("result", {"collection": pot}, dt=-8 * 3600))
+    assert tile(late, "hol-01")["collected"]["partial_since"] == t.ts                  # it saw the shift in part
+    assert tile(late, "hol-01")["collected"]["shift"] == "swing"
+    pic("hol-01", "event", t.event("result", {"collection": {"basis": "pot", "fee": -5}}))   # never guessed
+    assert tile(pic, "hol-01")["collected"]["total"] == 400 and pic.collected.unreadable == 1

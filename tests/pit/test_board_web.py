@@ -161,7 +161,7 @@ def test_stopping_the_server_ends_its_streams(picture: Picture) -> None:
 
 def test_it_will_not_listen_beyond_this_machine_without_a_password(picture: Picture) -> None:
     for host in ("0.0.0.0", "192.0.2.10", "pit-board.example"):
-        with pytest.raises(BoardError, match=r"beyond this machine, without a password: give --password-file"):
+        with pytest.raises(BoardError, match=r"beyond this machine, without a login: give --users-file FILE or --password-file"):
             serve(picture, host, 0)
 
 
@@ -216,7 +216,12 @@ def test_the_login_opens_pages_json_and_stream_until_logout(locked: BoardServer)
     assert stream.json("snapshot")["tables"]
     stream.close()
     assert request(locked.url + "/api/tables", cookie="forged-" + cookie)[0] == 401
-    status, headers, _ = request(locked.url + "/logout", cookie=cookie, form={})
+    assert request(locked.url + "/logout", cookie=cookie, form={})[0] == 403      # without the session's token
+    assert request(locked.url + "/api/tables", cookie=cookie)[0] == 200
+    me = json.loads(request(locked.url + "/api/me", cookie=cookie)[2])
+    assert me["user"] is None and me["role"] == "viewer" and me["may"] == {"acknowledge": False, "void": False,
+                                                                           "resume": False}
+    status, headers, _ = request(locked.url + "/logout", cookie=cookie, form={"csrf": me["csrf"]})
     assert status == 303 and "Max-Age=0" in headers["Set-Cookie"]
     assert request(locked.url + "/api/tables", cookie=cookie)[0] == 401
 
@@ -320,7 +325,7 @@ def test_bad_requests_get_their_answer_and_the_board_goes_on(locked: BoardServer
     with socket.create_connection(("127.0.0.1", locked.port), timeout=10) as raw:   # no Content-Length
         raw.sendall(b"POST /login HTTP/1.0\r\n\r\n")
         assert raw.recv(100).startswith(b"HTTP/1.0 411")
-    assert request(url, form={"password": "x" * 5000})[0] == 413
+    assert request(url, form={"password": "x" * 9000})[0] == 413
     assert request(url, method="HEAD")[0] == 405
     assert request(locked.url + "/nowhere", form={})[0] == 404
     with socket.create_connection(("127.0.0.1", locked.port), timeout=10) as raw:   # not HTTP at all

@@ -15,11 +15,12 @@ import pytest
 from archive_support import FakeTable
 from mqtt_support import RunningBroker, Subscriber, readable_by_broker
 
-from controller.pit.service import PitError
+from controller.pit import acks
+from controller.pit.service import CommandFailed, PitError
 from hw_sim.broker import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-USERS = {"fake-01": "pw-table", "pit-archive-1": "pw-archive", "pit-view": "pw-view"}
+USERS = {"fake-01": "pw-table", "pit-archive-1": "pw-archive", "pit-view": "pw-view", "pit-board": "pw-board"}
 
 
 @pytest.fixture
@@ -72,3 +73,46 @@ def test_a_wrong_pit_password_is_one_line(example_broker, pit_factory):
     with pytest.raises(PitError, match=r"did not let the pit service subscribe: Not authorized|Bad user name") as bad:
         pit_factory(example_broker, client_id="pit-archive-1", username="pit-archive-1", password="wrong")
     assert "\n" not in str(bad.value)
+
+
+def test_the_board_user_may_acknowledge_and_void_and_a_screen_may_not_forge_an_acknowledgement(
+        example_broker, pit_factory, archive_view):
+    """The pit-board user's acknowledgements reach the archiving service; one a screen (pit-view)
+    forges on casino/_pit/ack is dropped by the broker; the board user's cmd/void reaches the table."""
+    import json
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    fake = FakeTable(example_broker.host, example_broker.port, "fake-01", password=USERS["fake-01"])
+    screen = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="pit-view")
+    screen.username_pw_set("pit-view", USERS["pit-view"])
+    watcher = None
+    try:
+        fake.status()
+        pit_factory(example_broker, client_id="pit-archive-1", username="pit-archive-1",
+                    password=USERS["pit-archive-1"])
+        board = pit_factory(example_broker, client_id="pit-board", username="pit-board",
+                            password=USERS["pit-board"], db_url=None, group=None)
+        screen.connect(example_broker.host, example_broker.port)
+        screen.loop_start()
+        forged = acks.make("fake-01", 1, "outbox_full", "eve")
+        screen.publish("casino/_pit/ack", json.dumps(forged.to_json()), qos=1).wait_for_publish(10)
+        screen.disconnect()   # one login per user name (use_username_as_clientid): the watcher below is pit-view too
+        screen.loop_stop()
+        real = acks.make("fake-01", 1, "outbox_full", "ann", note="tech called")
+        board.acknowledge(real)
+        rows = archive_view.wait(lambda: archive_view.query("SELECT id, by_user FROM acknowledgements"),
+                                 "the board's acknowledgement archived")
+        assert rows == [(real.id, "ann")]
+        watcher = Subscriber(example_broker.host, example_broker.port, "casino/fake-01/cmd/#", username="pit-view",
+                             password=USERS["pit-view"])
+        with pytest.raises(CommandFailed, match="did not answer cmd/void"):   # the fake table never answers
+            board.command("fake-01", "void", {"id": "board-1", "reason": "misdeal", "user": "ann", "round": 3},
+                          timeout=1.0)
+        sent = watcher.wait_for(lambda m: m.topic == "casino/fake-01/cmd/void").json()
+        assert sent == {"id": "board-1", "reason": "misdeal", "user": "ann", "round": 3}
+    finally:
+        if watcher is not None:
+            watcher.close()
+        fake.close()

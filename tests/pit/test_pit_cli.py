@@ -115,6 +115,7 @@ def test_a_newer_schema_is_one_line(pg_url):
     (["--db", "postgresql://x@h/d", "--broker", "host:port"], "port must be a number"),
     (["--db", "postgresql://x@h/d", "--mqtt-password-file", "/nonexistent/pw"], "--mqtt-password-file"),
     (["--db", "postgresql://x@h/d", "--client-id", "a b"], "--client-id"),
+    (["--http", "127.0.0.1:8999", "--areas", "/nonexistent/areas.toml"], "--areas /nonexistent/areas.toml: No such file"),
 ])
 def test_bad_options_are_one_line_each(args, words):
     _one_line(_run(*args), 2, words)
@@ -153,7 +154,7 @@ def test_one_process_archives_and_serves_the_board_of_what_it_archives(broker, p
 
 
 def test_the_board_beyond_this_machine_without_a_password_is_one_line(pg_url):
-    _one_line(_run("--db", pg_url, "--http", f"0.0.0.0:{_free_port()}"), 2, "without a password")
+    _one_line(_run("--db", pg_url, "--http", f"0.0.0.0:{_free_port()}"), 2, "without a login: give --users-file FILE or --password-file FILE")
 
 
 def test_a_board_port_in_use_is_one_line(pg_url):

@@ -136,7 +136,30 @@ def test_an_acknowledged_alarm_says_who_owns_it_and_stays_open_until_the_table_g
     both("bac-01", "ack", ack.to_json())                       # before its alarm: kept for it
     both("bac-01", "event", alarm)
     [problem] = both.tile()["condition"]["problems"]
-    assert problem["ack"] == {"id": ack.id, "by": "ann", "ts": t.ts + 5, "note": "calling tech", "assignee": "bob"}
+    assert problem["ack"] == {"id": ack.id, "by": "ann", "ts": t.ts + 5, "note": "calling tech", "assignee": "bob",
+                              "code": "shoe_misread"}
     assert both.tile()["alarms"][0]["ack"]["by"] == "ann" and both.shown()[0] == "fault"   # still open
     both("bac-01", "event", t.event("void", {"round": 1, "reason": "misread", "by": "pit:ann"}))
     assert both.shown() == ("ok", [])
+
+
+def test_a_replayed_or_forged_acknowledgement_does_not_take_an_alarm_over():
+    """The newest acknowledgement owns the alarm: an older one sent again (a replayed message) does
+    not take it back, and one naming another alarm code (a table's seq started again, a forgery)
+    is left out."""
+    from controller.pit.acks import make
+
+    t, both = Table(), Both()
+    both("bac-01", "status", t.status())
+    alarm = t.alarm("shoe_misread", "fault", "a card left the shoe unread")
+    both("bac-01", "event", alarm)
+    first = make("bac-01", alarm["seq"], "shoe_misread", "ann", now=t.ts + 5)
+    second = make("bac-01", alarm["seq"], "shoe_misread", "bob", note="on it", now=t.ts + 9)
+    both("bac-01", "ack", first.to_json())
+    both("bac-01", "ack", second.to_json())
+    ignored = both.board.ignored
+    both("bac-01", "ack", first.to_json())                                    # replayed
+    both("bac-01", "ack", make("bac-01", alarm["seq"], "game_broken", "eve", now=t.ts + 60).to_json())   # forged
+    assert both.tile()["alarms"][0]["ack"]["by"] == "bob" and both.board.ignored == ignored + 1
+    both("nobody-01", "ack", make("nobody-01", 3, "shoe_misread", "eve").to_json())   # no such table: none made
+    assert [x["table"] for x in both.board.tiles()["tables"]] == ["bac-01"]

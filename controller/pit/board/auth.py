@@ -37,7 +37,11 @@ MAX_PASSWORD = 1024
 """Characters a password (or a guess) may have: a guess longer than this is refused unhashed."""
 HASHING = 2
 """Guesses hashed at once in this process: two is a person and a retry; more is an attack."""
+RESERVED = 1
+"""Slots kept for the guesses of browsers known to the account (controller.pit.board.throttle:
+their device cookie), so a flood of guesses that takes every other slot does not keep them out."""
 _slots = threading.BoundedSemaphore(HASHING)
+_reserved = threading.BoundedSemaphore(RESERVED)
 
 
 class Busy(Exception):
@@ -103,19 +107,21 @@ class Password:
         b64 = base64.b64encode
         return f"scrypt${self.n}${self.r}${self.p}${b64(self.salt).decode()}${b64(self.digest).decode()}"
 
-    def check(self, candidate: str) -> bool:
+    def check(self, candidate: str, *, reserved: bool = False) -> bool:
         """True when ``candidate`` is the password; constant time in what it compares.
 
-        :class:`Busy` when :data:`HASHING` guesses are being hashed already."""
+        :class:`Busy` when :data:`HASHING` guesses are being hashed already (``reserved``: a guess
+        from a browser the account knows, which may also take one of the :data:`RESERVED` slots)."""
         if not candidate or len(candidate) > MAX_PASSWORD:
             return False
-        if not _slots.acquire(blocking=False):
+        slot = _reserved if reserved and _reserved.acquire(blocking=False) else _slots
+        if slot is _slots and not _slots.acquire(blocking=False):
             raise Busy   # never wait: a waiting guess still holds its thread and its connection
         try:
             return hmac.compare_digest(_scrypt(candidate, self.salt, self.n, self.r, self.p, len(self.digest)),
                                        self.digest)
         finally:
-            _slots.release()
+            slot.release()
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, length: int = LENGTH) -> bytes:

@@ -68,8 +68,9 @@ REQUEST_TIMEOUT = 20.0
 """Seconds a connection has to send its whole request (a browser sends it at once)."""
 MAX_HEAD = 64 * 1024 + 4096
 """Bytes a request's line and headers may take (http.server's own limits are 64 KiB a line)."""
-MAX_BODY = 4096
-"""Bytes of a form read at most (the handler refuses a longer one unread)."""
+MAX_BODY = 8192
+"""Bytes of a form read at most (the handler refuses a longer one unread): an acknowledgement's note
+of 500 characters, each written as up to nine bytes of %XX, fits."""
 LINGER = 2.0
 """Seconds a connection answered is drained before it is closed (what the client still sends)."""
 STALL = 60.0

@@ -59,6 +59,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.pit.board.areas import Areas
+from controller.pit.board.collected import Collected
 from controller.pit.board.feed import Client, Feed
 from games import registry
 
@@ -86,6 +88,10 @@ ACKS_WAITING = 200
 MAX_TABLES = 5000
 """Tables the picture holds at most; a message for one more is counted and left out (the service
 admits tables; this only bounds memory should anything get through)."""
+MAX_PITS = 64
+"""Pit services whose health the picture keeps at most."""
+PIT_FEED = "/pit"
+"""The feed's key for the pit's health patches: no table's page (a table id has no ``/``)."""
 
 
 @dataclass
@@ -126,6 +132,8 @@ class _Table:
     """``open`` or ``closed``, from the table's ``table`` events."""
     devices: dict[str, str] = field(default_factory=dict)
     """Each device's link as the table last said: ``online``, ``offline`` or ``unknown``."""
+    device_since: dict[str, float | None] = field(default_factory=dict)
+    """When each device's link became what it is (the table's clock), when the table said."""
     device_faults: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     """A fault a device reported (its code, when), until the device is back online or the table
     has gone on past it (what clears a warning alarm clears it too)."""
@@ -158,6 +166,13 @@ class _Table:
     than encode every table again (a crowd of browsers reconnecting costs the picture's lock little)."""
     detail_json: str | None = None
     """The page as JSON, likewise."""
+    area: str | None = None
+    """Where the table stands on the floor (controller.pit.board.areas), if the pit's map says."""
+    gaps: dict[str, list[int]] | None = None
+    """Its seqs missing from the archive: ``open`` (still asked for) and ``unfillable`` (the table
+    cannot send them), each ``[runs, seqs]``, as the archiving services last said."""
+    collected: dict[str, Any] | None = None
+    """What it collected this shift (controller.pit.board.collected), for a poker-room table."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its
@@ -183,7 +198,8 @@ class _Table:
         waiting = self.expect == "device"
         for name, link in sorted(self.devices.items()):
             if link == "offline":
-                add("fault" if waiting else "warning", f"{name} offline", None, f"{name}_offline")
+                add("fault" if waiting else "warning", f"{name} offline", self.device_since.get(name),
+                    f"{name}_offline")
         for name, (code, ts) in sorted(self.device_faults.items()):
             add("warning", f"{name} reported {code}", ts, f"{name}_{code}")
         said = {p["code"] for p in problems}
@@ -213,6 +229,7 @@ class _Table:
             "alarms": [a.to_json() for a in reversed(self.alarms)],
             "cleared": [a.to_json() for a in reversed(self.log) if a.cleared is not None][:CLEARED],
             "last_seq": self.head or None, "last_ts": self.last_ts,
+            "area": self.area, "gaps": self.gaps, "collected": self.collected,
         }
 
     def detail(self, window: float) -> dict[str, Any]:
@@ -229,10 +246,16 @@ class Picture:
     never blocks, and does nothing per browser (a change is encoded once for all of them, and each
     browser is a cursor into a bounded log: controller.pit.board.feed)."""
 
-    def __init__(self, *, window: float = WINDOW, history: int = HISTORY, feed: Feed | None = None) -> None:
+    def __init__(self, *, window: float = WINDOW, history: int = HISTORY, feed: Feed | None = None,
+                 areas: Areas | None = None, collected: Collected | None = None) -> None:
         self.window = window
         self.history = history
         self.feed = feed or Feed()
+        self.areas = areas or Areas()
+        self.collected = collected or Collected()
+        self._pits: dict[str, dict[str, Any]] = {}
+        """Each pit service's health, by its client id (its retained status, checked)."""
+        self._gaps: dict[str, dict[str, list[int]]] = {}
         self.errors = 0
         """Messages whose handling failed (a bug, or a payload nothing foresaw): logged, skipped."""
         self.ignored = 0
@@ -262,10 +285,17 @@ class Picture:
     # -- what the web reads ---------------------------------------------------------
 
     def tiles(self) -> dict[str, Any]:
-        """Every table's tile, by table id, with the picture's version."""
+        """Every table's tile, by table id, with the picture's version and the pit's health."""
         with self._lock:
             return {"version": self._version,
-                    "tables": [self._tables[t].tile(self.window) for t in sorted(self._tables)]}
+                    "tables": [self._tables[t].tile(self.window) for t in sorted(self._tables)],
+                    "pit": self.pits()}
+
+    def pits(self) -> list[dict[str, Any]]:
+        """Every pit service heard of, by client id: whether it is online, archiving where, the
+        database and the broker as it last said, its events waiting and refused (issue 21.4)."""
+        with self._lock:
+            return [self._pits[p] for p in sorted(self._pits)]
 
     def detail(self, table: str) -> dict[str, Any] | None:
         """One table's tile, history, alarm log and scoreboard; None for a table not seen."""
@@ -279,7 +309,8 @@ class Picture:
         with self._lock:
             tables = ", ".join(self._tile_json(self._tables[t]) for t in sorted(self._tables))
             extra = "" if resync is None else f", \"resync\": {json.dumps(resync)}"
-            return f'{{"version": {self._version}, "tables": [{tables}]{extra}}}'
+            pit = json.dumps(self.pits())
+            return f'{{"version": {self._version}, "tables": [{tables}], "pit": {pit}{extra}}}'
 
     def detail_json(self, table: str, resync: str | None = None) -> str | None:
         """:meth:`detail` as JSON; None for a table not seen. Encoded under the lock: the history's
@@ -336,18 +367,22 @@ class Picture:
     def _apply(self, table: str, kind: str, body: Any) -> set[str] | None:
         """Take one message; what changed beyond the tile (``history``, ``alarm_log``,
         ``scoreboard``), or None when nothing did."""
-        if kind not in ("status", "state", "event", "ack") or not isinstance(body, dict) or not isinstance(table, str):
+        if kind not in ("status", "state", "event", "ack", "pit") or not isinstance(body, dict) \
+                or not isinstance(table, str):
             self.ignored += 1
+            return None
+        if kind == "pit":
+            self._pit(table, body)
             return None
         if kind == "status" and not body:
             self._forget(table)
             return None
         t = self._tables.get(table)
         if t is None:
-            if len(self._tables) >= MAX_TABLES:
+            if len(self._tables) >= MAX_TABLES or kind == "ack":   # an acknowledgement makes no table
                 self.ignored += 1
                 return None
-            t = self._tables[table] = _Table(table)
+            t = self._tables[table] = _Table(table, area=self.areas.of(table), gaps=self._gaps.get(table))
         if kind == "status":
             return self._status(t, body)
         if kind == "state":
@@ -358,20 +393,92 @@ class Picture:
 
     def _ack(self, t: _Table, body: dict) -> set[str] | None:
         """An acknowledgement (controller.pit.acks, checked by whoever hands it over): on its alarm,
-        or kept until the alarm comes (a replay) -- a few hundred per table at most."""
+        or kept until the alarm comes (a replay) -- a few hundred per table at most. One that names
+        another alarm code than the alarm's (a table's seq started again; a forgery) is left out, and
+        so is one older than the alarm's acknowledgement already (a message replayed): the newest
+        acknowledgement is the alarm's owner."""
         seq = _int(body.get("alarm_seq"))
         if seq is None:
             self.ignored += 1
             return None
-        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee")}
+        ack = {k: body.get(k) for k in ("id", "by", "ts", "note", "assignee", "code")}
         for alarm in t.log:
             if alarm.seq == seq:
-                alarm.ack = ack
-                return {"alarm_log"}
-        t.acks_waiting[seq] = ack
-        while len(t.acks_waiting) > ACKS_WAITING:
-            del t.acks_waiting[min(t.acks_waiting)]
+                return {"alarm_log"} if self._own(alarm, ack) else None
+        if len(t.acks_waiting) < ACKS_WAITING or seq > min(t.acks_waiting):
+            older = t.acks_waiting.get(seq)
+            if older is None or _newer(ack, older):
+                t.acks_waiting[seq] = ack
+            while len(t.acks_waiting) > ACKS_WAITING:
+                del t.acks_waiting[min(t.acks_waiting)]
         return None
+
+    def _own(self, alarm: _Alarm, ack: dict[str, Any]) -> bool:
+        """Put ``ack`` on ``alarm`` if it is this alarm's and newer than the one it has."""
+        if ack.get("code") != alarm.code:
+            self.ignored += 1
+            return False
+        if alarm.ack is not None and not _newer(ack, alarm.ack):
+            return False
+        alarm.ack = ack
+        return True
+
+    def open_alarm(self, table: str, seq: int) -> dict[str, Any] | None:
+        """Table ``table``'s alarm ``seq`` while it is open (its code and its acknowledgement, if
+        any): what a board's acknowledgement may name. None for an alarm cleared, or never seen."""
+        with self._lock:
+            t = self._tables.get(table)
+            alarm = next((a for a in t.alarms if a.seq == seq and a.cleared is None), None) if t else None
+            return None if alarm is None else {"code": alarm.code, "ack": dict(alarm.ack) if alarm.ack else None}
+
+    def now(self, table: str) -> dict[str, Any] | None:
+        """What table ``table`` is doing now (online, state, round), for a board's command; None
+        for a table not seen."""
+        with self._lock:
+            t = self._tables.get(table)
+            return None if t is None else {"online": t.online, "state": t.state, "round": t.round}
+
+    def _pit(self, instance: str, body: dict) -> None:
+        """A pit service's status (docs/pit.md, "The service's status"): its health for the board's
+        summary, and each table's gaps from the archiving ones. Read field by field, as anything
+        from the broker; an empty one (its retained status cleared) takes the service out."""
+        instance = instance[:64]
+        if not body:
+            if self._pits.pop(instance, None) is None:
+                return
+        else:
+            if instance not in self._pits and len(self._pits) >= MAX_PITS:
+                self.ignored += 1
+                return
+            counters = body.get("counters") if isinstance(body.get("counters"), dict) else {}
+            gaps = body.get("gaps")
+            self._pits[instance] = {
+                "id": instance, "online": body.get("online") is True, "archive": _text(body.get("archive"), 120),
+                "db": body.get("db") if body.get("db") in ("up", "down") else None,
+                "broker": body.get("broker") if body.get("broker") in ("connected", "disconnected") else None,
+                "held": _int(counters.get("events_held")) or 0, "held_since": _ts(body.get("held_since")),
+                "commit_lag": _ts(body.get("commit_lag")), "rejected": _int(counters.get("rejected")) or 0,
+                "gaps": _gap_map(gaps) if isinstance(gaps, dict) else None, "ts": _ts(body.get("ts"))}
+        self._take_gaps()
+        self._version += 1
+        patch = json.dumps({"version": self._version, "pit": self.pits()})
+        self.feed.publish(PIT_FEED, lambda: patch, lambda: patch, self._version)
+
+    def _take_gaps(self) -> None:
+        """Each table's gaps as the newest archiving service said them (the gaps are the database's:
+        any archiving instance reads them all); a table whose gaps changed gets a new tile."""
+        said = [p for p in self._pits.values() if p["gaps"] is not None]
+        newest = max(said, key=lambda p: p["ts"] or 0.0)["gaps"] if said else {}
+        if newest == self._gaps:
+            return
+        before, self._gaps = self._gaps, newest
+        for name in set(before) | set(newest):
+            t = self._tables.get(name)
+            if t is not None and before.get(name) != newest.get(name):
+                t.gaps = newest.get(name)
+                t.tile_json = t.detail_json = None
+                self._version += 1   # one version per patch: a browser resuming after it misses none
+                self._publish(t, set())
 
     def _forget(self, table: str) -> None:
         """A retained status cleared: someone took the table off the floor (a table never clears its
@@ -380,6 +487,7 @@ class Picture:
         rounds and alarms are in the archive; a new birth starts its picture afresh."""
         if self._tables.pop(table, None) is None:
             return
+        self.collected.forget(table)
         self._version += 1
         patch = json.dumps({"version": self._version, "table": table, "tile": None})
         self.feed.publish(table, lambda: patch, lambda: patch, self._version)
@@ -443,6 +551,8 @@ class Picture:
             t.head = seq
             t.last_ts = ts if ts is not None else t.last_ts
         changed: set[str] = set()
+        if kind in ("result", "action_button") and self.collected.take(t.id, kind, ts, data):
+            t.collected = self.collected.of(t.id)   # late events too: each seq comes here once
         if kind == "result":
             self._result(t, seq, rnd if rnd is not None else _int(data.get("round")), ts, data, changed)
         elif kind == "void":
@@ -455,8 +565,10 @@ class Picture:
                 self._clear(t, lambda a: a.severity in ("warning", "fault"), "the round was voided", seq)
         elif kind == "alarm":
             alarm = _Alarm(_text(data.get("code"), 60) or "alarm", _severity(data.get("severity")),
-                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts,
-                           ack=t.acks_waiting.pop(seq, None))
+                           _text(data.get("message")) or "", _text(data.get("action")) or "", rnd, seq, ts)
+            waiting = t.acks_waiting.pop(seq, None)
+            if waiting is not None:
+                self._own(alarm, waiting)
             t.log.append(alarm)
             if live:
                 t.alarms = [a for a in t.alarms if a.code != alarm.code] + [alarm]
@@ -505,11 +617,13 @@ class Picture:
             device = _text(data.get("device"), 40)
             status = _text(data.get("status"), 20)
             if device and status and (device in t.devices or len(t.devices) < 32):
+                link = status
                 if status == "fault":   # a report, not a link state: the device is there to send it
                     t.device_faults[device] = (_text(data.get("code"), 40) or "a fault", ts)
-                    t.devices[device] = "online"
-                else:
-                    t.devices[device] = status
+                    link = "online"
+                if t.devices.get(device) != link:
+                    t.device_since[device] = ts
+                t.devices[device] = link
                 if status == "online":
                     t.device_faults.pop(device, None)
                     self._clear(t, lambda a: a.code.startswith(device + "_"), f"the {device} is online", seq)
@@ -637,12 +751,14 @@ LEVELS: dict[str, int] = {"critical": 5, "fault": 4, "offline": 3, "warning": 2,
 
 def floor_order(tiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tiles as a floor supervisor reads them (issue 22): tables that need attention first, the
-    worst level first and, within one, the oldest problem first; then the rest by table id. The
-    board and `tablectl watch` both show this order."""
+    worst level first and, within one, the oldest problem first; then by pit area (a table in no
+    area after the named ones) and table id. The board (board.js ``floorOrder``, the same key) and
+    `tablectl watch` both show this order."""
     def key(tile: dict[str, Any]) -> tuple:
         problems = tile["condition"]["problems"]
         oldest = min((p["since"] for p in problems if p["since"] is not None), default=float("inf"))
-        return (-LEVELS[tile["condition"]["level"]], oldest, tile["table"])
+        area = tile.get("area")
+        return (-LEVELS[tile["condition"]["level"]], oldest, area is None, area or "", tile["table"])
     return sorted(tiles, key=key)
 
 
@@ -659,13 +775,33 @@ def _take_devices(t: _Table, devices: dict, ts: float | None) -> None:
     connected and reported a fault (which, the list does not say)."""
     for name, status in list(devices.items())[:32]:
         name, status = str(name)[:40], str(status)[:20]
+        link = "online" if status == "fault" else status
+        if t.devices.get(name) != link:
+            t.device_since[name] = ts
+        t.devices[name] = link
         if status == "fault":
-            t.devices[name] = "online"
             t.device_faults.setdefault(name, ("a fault", ts))
-        else:
-            t.devices[name] = status
-            if status == "online":
-                t.device_faults.pop(name, None)
+        elif status == "online":
+            t.device_faults.pop(name, None)
+
+
+def _newer(ack: dict[str, Any], than: dict[str, Any]) -> bool:
+    """Whether ``ack`` came after ``than`` (by when it was made; the same one again is not newer)."""
+    a, b = _ts(ack.get("ts")) or 0.0, _ts(than.get("ts")) or 0.0
+    return ack.get("id") != than.get("id") and (a, str(ack.get("id"))) > (b, str(than.get("id")))
+
+
+def _gap_map(gaps: dict) -> dict[str, dict[str, list[int]]]:
+    """A status's ``gaps`` (archive.gap_summary), kept only where it is what it should be."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for table, kinds in list(gaps.items())[:500]:
+        if not isinstance(table, str) or len(table) > 64 or not isinstance(kinds, dict):
+            continue
+        runs = {k: [v[0], v[1]] for k, v in kinds.items() if k in ("open", "unfillable") and isinstance(v, list)
+                and len(v) == 2 and all(_int(x) is not None and x >= 0 for x in v)}
+        if runs:
+            out[table] = runs
+    return out
 
 
 def _ts(value: Any) -> float | None:

@@ -112,14 +112,15 @@ class Users:
     def get(self, name: str) -> User | None:
         return self.users.get(name)
 
-    def check(self, name: str, password: str) -> User | None:
+    def check(self, name: str, password: str, *, reserved: bool = False) -> User | None:
         """The user when ``password`` is theirs, else None (an unknown name costs a hash too, so a
-        guess cannot tell which names exist by the time it takes). :class:`auth.Busy` passes up."""
+        guess cannot tell which names exist by the time it takes). :class:`auth.Busy` passes up;
+        ``reserved``: a browser the account knows (auth ``Password.check``)."""
         user = self.users.get(name)
         if user is None:
-            _DECOY.check(password)
+            _DECOY.check(password, reserved=reserved)
             return None
-        return user if user.password.check(password) else None
+        return user if user.password.check(password, reserved=reserved) else None
 
     def add(self, name: str, role: str, password: str) -> User:
         check_name(name)

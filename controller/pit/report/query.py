@@ -468,7 +468,7 @@ def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str], wanted: 
     """One pass over the hands and what surrounds them, in each table's seq order: the clock
     hours, the shift blocks with their results and collections, and the dealing stretches.
 
-    Each event is read once and each collection from one kind of event only (:func:`_collect`),
+    Each event is read once and each collection from one kind of event only (:func:`add_collection`),
     so a hand published twice over (as the deal starts and in its result) is counted once; the
     archive holds each (table, seq) once, so a QoS 1 redelivery or a replay is one row."""
     zone, shifts = report.zone, report.shifts
@@ -547,7 +547,7 @@ def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str], wanted: 
                 continue
             into = block(table, *shifts.of(local))
             if kind == "action_button":
-                _collect(into, read, at_start=True)
+                add_collection(into, read, at_start=True)
                 continue
             hour = local.replace(minute=0, second=0, microsecond=0)
             row = hours.get((table, hour.timestamp()))
@@ -562,7 +562,7 @@ def _hands_and_shifts(conn: Any, report: Report, tables: Sequence[str], wanted: 
             row.hands += 1
             into.hands += 1
             into.outcomes.update(outcomes)
-            _collect(into, collection, at_start=False)
+            add_collection(into, collection, at_start=False)
     if current is not None:
         dealt(current, dealing)
     ordered = sorted(blocks.values(), key=lambda b: (b.table, b.day, _shift_order(shifts, b.shift)))
@@ -584,7 +584,7 @@ def _read(kind: str, data: Any) -> Any:
     return None
 
 
-def _collect(into: ShiftBlock, c: Collection | None, *, at_start: bool) -> None:
+def add_collection(into: ShiftBlock, c: Collection | None, *, at_start: bool) -> None:
     """Add one event's collection to its shift, each kind of collection from one event only.
 
     - A **time** collection is taken from the players as the hand starts, apart from the pot, and
