@@ -66,3 +66,13 @@ def showdown(show: Mapping[str, Any] | None, board: Sequence[str] | None = None)
     if show.get("low"):
         parts.append(f"low hand {seat_list(show['low'])}")
     return "showdown: " + ", ".join(parts) if parts else "showdown entered, no winner named"
+
+
+def card_action_button(data: Mapping[str, Any], card: str) -> list[str]:
+    """The ``action_button`` of a game whose player-dealer's card places it (Baccarat rule 21,
+    Three Card Poker R8, No Bust): the seat, what placed it, and who acts first when that is
+    another seat (the count landed on the player-dealer)."""
+    first = data.get("first_action_seat", data["seat"])
+    also = "" if first == data["seat"] else f", first action seat {first}"
+    return [f"action button: seat {data['seat']} (the player-dealer's {card} {data['card']} counts "
+            f"{data['count']}{also})"]

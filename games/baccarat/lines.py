@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.words import cards
+from games.words import card_action_button, cards
 
 
 def result(data: Mapping[str, Any]) -> list[str]:
@@ -24,8 +24,7 @@ def result(data: Mapping[str, Any]) -> list[str]:
 
 def action_button(data: Mapping[str, Any]) -> list[str]:
     """Rule 21: the player-dealer's second card places the button."""
-    return [f"action button: seat {data['seat']} (the player-dealer's second card {data['card']} counts "
-            f"{data['count']})"]
+    return card_action_button(data, "second card")
 
 
 NARRATE = {"result": result, "action_button": action_button}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.words import cards, outcomes
+from games.words import card_action_button, cards, outcomes
 
 
 def _total(h: Mapping[str, Any]) -> str:
@@ -30,9 +30,7 @@ def result(data: Mapping[str, Any]) -> list[str]:
 
 
 def action_button(data: Mapping[str, Any]) -> list[str]:
-    first = "" if data["first_action_seat"] == data["seat"] else f", first action seat {data['first_action_seat']}"
-    return [f"action button: seat {data['seat']} (the player-dealer's second card {data['card']} counts "
-            f"{data['count']}{first})"]
+    return card_action_button(data, "second card")
 
 
 NARRATE = {"result": result, "action_button": action_button}

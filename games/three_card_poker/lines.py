@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.words import cards, outcomes
+from games.words import card_action_button, cards, outcomes
 
 
 def result(data: Mapping[str, Any]) -> list[str]:
@@ -23,9 +23,7 @@ def result(data: Mapping[str, Any]) -> list[str]:
 
 def action_button(data: Mapping[str, Any]) -> list[str]:
     """R8: the player-dealer's face-down card places the button."""
-    first = "" if data["first_action_seat"] == data["seat"] else f", first action seat {data['first_action_seat']}"
-    return [f"action button: seat {data['seat']} (the player-dealer's face-down card {data['card']} counts "
-            f"{data['count']}{first})"]
+    return card_action_button(data, "face-down card")
 
 
 NARRATE = {"result": result, "action_button": action_button}

@@ -70,3 +70,11 @@ def test_an_unknown_variant_is_refused_with_the_list(capsys):
     assert "--variant omaha: stud's are seven_card_stud, stud_hi_lo, razz" in err
     assert main(["demo", "--game", "baccarat", "--variant", "x"]) == 2
     assert "baccarat has no variants" in capsys.readouterr().err
+
+
+def test_a_config_with_a_variant_or_another_game_is_refused_in_one_line(capsys):
+    config = str(Path(__file__).resolve().parents[2] / "config" / "stud.toml")
+    assert main(["demo", "--config", config, "--variant", "razz"]) == 2
+    assert "--variant goes with --game; with --config the file's [game] says it" in capsys.readouterr().err
+    assert main(["demo", "--config", config, "--game", "holdem"]) == 2
+    assert f"--game holdem, but {config} is a stud table" in capsys.readouterr().err
