@@ -861,9 +861,9 @@ def cmd_journal_new(args: argparse.Namespace) -> int:
 
 # -- bench ---------------------------------------------------------------------
 
-BENCH_PHASES = ("latency", "throughput", "tables", "footprint", "pit")
+BENCH_PHASES = ("latency", "throughput", "tables", "footprint", "pit", "floor")
 """The benchmark's parts, in the order it runs them (hw_sim.bench.harness.PHASES)."""
-BENCH_DEFAULT = BENCH_PHASES[:-1]
+BENCH_DEFAULT = BENCH_PHASES[:-2]
 """All but ``pit``, which needs PostgreSQL."""
 
 
@@ -893,7 +893,8 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    help="skip the throughput run with the journal on tmpfs")
     p.add_argument("--only", default=",".join(BENCH_DEFAULT),
                    help=f"a comma list of {', '.join(BENCH_DEFAULT)} (the default), and pit: the pit service archiving "
-                        f"while browsers hold the board's streams (needs PostgreSQL; docs/performance.md)")
+                        f"while browsers hold the board's streams, and floor: the pit at a floor's scale, 1 and 2 "
+                        f"services (both need PostgreSQL; docs/performance.md)")
     p.add_argument("--pit-streams", default="0,50,200,500,2000",
                    help="pit: board streams held open in turn, each count reading and not reading (default "
                         "0,50,200,500,2000)")
@@ -904,6 +905,19 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pit-tables", type=int, default=4, help="pit: simulated tables (default 4)")
     p.add_argument("--pit-record", type=int, default=3000,
                    help="pit: events a real simulated table deals first, which the tables then publish (default 3000)")
+    p.add_argument("--floor-tables", default="16,64,256",
+                   help="floor: table counts dealing at a human pace, in turn (default 16,64,256)")
+    p.add_argument("--floor-round-seconds", type=float, default=60.0,
+                   help="floor: a human pace, seconds a round at each table (default 60)")
+    p.add_argument("--floor-rates", default="250,500,1000,2000,4000",
+                   help="floor: events a second together, rising until the archive falls behind "
+                        "(default 250,500,1000,2000,4000)")
+    p.add_argument("--floor-rate-tables", type=int, default=64, help="floor: tables of the rate runs (default 64)")
+    p.add_argument("--floor-services", default="1,2", help="floor: archiving services sharing the subscription (default 1,2)")
+    p.add_argument("--floor-seconds", type=float, default=20.0, help="floor: the window of each run (default 20)")
+    p.add_argument("--floor-warmup", type=float, default=3.0, help="floor: seconds before each window (default 3)")
+    p.add_argument("--floor-settle", type=float, default=60.0,
+                   help="floor: seconds a run waits at its end for the archive to hold everything (default 60)")
     p.add_argument("--db", metavar="URL",
                    help="pit: a PostgreSQL the bench may create databases in (default: one of its own, initdb)")
     p.add_argument("--pit-source", type=Path, metavar="DIR",

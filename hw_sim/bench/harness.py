@@ -81,9 +81,9 @@ from hw_sim.table_config import sim_table_raw, to_toml
 
 GAME = "baccarat"
 """The game every table of the bench deals (its figures in docs/performance.md are baccarat's)."""
-PHASES = ("latency", "throughput", "tables", "footprint", "pit")
+PHASES = ("latency", "throughput", "tables", "footprint", "pit", "floor")
 """The parts, in the order they run (``--only``; controller/cli.py lists them in its help too). All
-but ``pit`` run by default; ``pit`` needs PostgreSQL (hw_sim.bench.pit)."""
+but ``pit`` and ``floor`` run by default; those need PostgreSQL (hw_sim.bench.pit, hw_sim.bench.pit_floor)."""
 WARMUP_ROUNDS = 5
 """Throughput is counted from this result on: the first deck check and shuffle are start-up."""
 
@@ -96,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
     """The ``bench`` subcommand."""
     if args.smoke:
         from hw_sim.bench.pit import SMOKE as PIT_SMOKE
+        from hw_sim.bench.pit_floor import SMOKE as FLOOR_SMOKE
 
-        for key, value in {**SMOKE, **PIT_SMOKE}.items():
+        for key, value in {**SMOKE, **PIT_SMOKE, **FLOOR_SMOKE}.items():
             setattr(args, key, value)
     phases = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = sorted(set(phases) - set(PHASES))
@@ -646,6 +647,13 @@ class Bench:
         from hw_sim.bench.pit import run_pit
 
         return run_pit(self)
+
+    # -- 6. the pit at a floor's scale (hw_sim.bench.pit_floor) --------------------------------
+
+    def floor(self) -> dict[str, Any]:
+        from hw_sim.bench.pit_floor import run_floor
+
+        return run_floor(self)
 
     # -- 4. footprint ----------------------------------------------------------------------
 

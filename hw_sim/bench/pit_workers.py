@@ -6,8 +6,13 @@ K tables, each born (a retained status, as a table's birth message) and then pub
 a real simulated table journaled (the recording), one after another and round after round, with
 the table's own id, contiguous seqs, rounds that go on, and ``ts`` the wall clock of the publish
 (the archive's ``received_at`` minus it is the archive's latency). The K tables together publish R
-events a second on a fixed schedule, QoS 1, whatever the pit does. It prints ``ready``, then
-``S <monotonic ns> <published>`` every tenth of a second, until SIGTERM.
+events a second on a fixed schedule, QoS 1, whatever the pit does, table after table in turn (so
+table i, from 0, has published ``n // K + (i < n % K)`` of ``n``). Each answers ``cmd/replay`` as a
+table does (controller.table.outbox): the reply, then the same bytes again on their usual topics,
+from what it published (the last :data:`KEEP` events of the run; older ones are refused as
+pruned), so a gap a pit service finds is filled as on a floor. It prints ``ready``, then
+``S <monotonic ns> <published>`` every tenth of a second, until SIGTERM, and at the end
+``R <requests> <events replayed> <refused>``.
 
 ``python -m hw_sim.bench worker board-streams --port PORT --count N --mode read|unread``: N
 browsers on the board's event stream (``GET /events``), all in this process on one selector.
@@ -26,8 +31,10 @@ import errno
 import json
 import selectors
 import socket
+import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +56,25 @@ def _stopped() -> threading.Event:
         done.set()
     threading.Thread(target=wait, name="stop", daemon=True).start()
     return done
+
+
+def _halted(stop: threading.Event) -> threading.Event:
+    """Set at SIGTERM, or at a line ``halt`` on stdin: the tables stop publishing (and, halted so,
+    go on answering replays until SIGTERM)."""
+    halt = threading.Event()
+
+    def read() -> None:
+        for line in sys.stdin:
+            if line.strip() == "halt":
+                break
+        halt.set()
+
+    def relay() -> None:
+        stop.wait()
+        halt.set()
+    threading.Thread(target=read, name="halt", daemon=True).start()
+    threading.Thread(target=relay, name="halt-stop", daemon=True).start()
+    return halt
 
 
 def add_pit_worker_arguments(p: argparse.ArgumentParser) -> None:
@@ -85,6 +111,61 @@ class _Recording:
         return env["kind"], json.dumps(env).encode()
 
 
+KEEP = 400_000
+"""Events the tables keep for replays, all together (a few hundred MB at most)."""
+
+
+class _Replays:
+    """The tables' answers to ``cmd/replay``: what each published, by seq, and the requests seen."""
+
+    def __init__(self, client: mqtt.Client, prefix: str, tables: list[_Recording]) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.sent: dict[str, list[tuple[str, bytes] | None]] = {t.table: [] for t in tables}
+        self.kept: deque[tuple[str, int]] = deque()
+        self.lock = threading.Lock()
+        self.requests = self.events = self.refused = 0
+
+    def keep(self, table: str, kind: str, payload: bytes) -> None:
+        with self.lock:
+            self.sent[table].append((kind, payload))
+            self.kept.append((table, len(self.sent[table]) - 1))
+            if len(self.kept) > KEEP:
+                old, i = self.kept.popleft()
+                self.sent[old][i] = None
+
+    def on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        parts = msg.topic.split("/")
+        table = parts[-3] if len(parts) >= 3 else ""
+        try:
+            body = json.loads(msg.payload)
+            first, last, rid = int(body["from"]), int(body["to"]), body.get("id")
+        except (ValueError, KeyError, TypeError):
+            return
+        if table not in self.sent:
+            return
+        with self.lock:
+            self.requests += 1
+            events = self.sent[table]
+            wanted = events[first - 1:last] if 1 <= first <= last <= len(events) else None
+            error = None
+            if wanted is None:
+                error = f"to is beyond the last event journaled, seq {len(events)}"
+            elif any(w is None for w in wanted):
+                error = "the journal no longer holds those seqs (pruned)"
+            if error is not None:
+                self.refused += 1
+                reply = {"id": rid, "command": "replay", "ok": False, "error": error}
+            else:
+                self.events += len(wanted)
+                reply = {"id": rid, "command": "replay", "ok": True,
+                         "data": {"from": first, "to": last, "count": last - first + 1, "queued_before": 0}}
+        self.client.publish(msg.topic + "/reply", json.dumps(reply), qos=1)
+        for item in wanted if error is None else ():
+            assert item is not None
+            self.client.publish(f"{self.prefix}/{table}/event/{item[0]}", item[1], qos=1)
+
+
 def run_pit_tables(args: argparse.Namespace) -> int:
     stop = _stopped()
     recorded = json.loads(Path(args.recording).read_text())
@@ -92,13 +173,19 @@ def run_pit_tables(args: argparse.Namespace) -> int:
     client.on_socket_open = tcp_no_delay
     client.max_inflight_messages_set(1000)
     client.max_queued_messages_set(0)
+    tables = [_Recording(recorded["events"], f"{args.name}-{i:02d}") for i in range(1, args.tables + 1)]
+    replays = _Replays(client, args.prefix, tables)
     connected = threading.Event()
-    client.on_connect = lambda *a: connected.set()
+
+    def on_connect(c: mqtt.Client, *_a: Any) -> None:
+        c.subscribe(f"{args.prefix}/+/cmd/replay", qos=1)
+        connected.set()
+    client.on_connect = on_connect
+    client.on_message = replays.on_message
     client.connect(args.host, args.port, keepalive=30)
     client.loop_start()
     if not connected.wait(10):
         raise SystemExit(f"bench tables: no connection to the broker on {args.host}:{args.port}")
-    tables = [_Recording(recorded["events"], f"{args.name}-{i:02d}") for i in range(1, args.tables + 1)]
     for t in tables:
         status = {**recorded["status"], "table": t.table, "birth": 1, "next_seq": 1, "online": True, "ts": time.time()}
         client.publish(f"{args.prefix}/{t.table}/status", json.dumps(status), qos=1, retain=True).wait_for_publish(10)
@@ -107,20 +194,25 @@ def run_pit_tables(args: argparse.Namespace) -> int:
     start = time.monotonic()
     sent = 0
     next_report = start
-    while not stop.is_set():
+    halt = _halted(stop)
+    while not halt.is_set():
         due = start + sent * interval
         now = time.monotonic()
         if now < due:
-            stop.wait(due - now)
+            halt.wait(due - now)
             continue
         t = tables[sent % len(tables)]
         kind, payload = t.next()
+        replays.keep(t.table, kind, payload)
         client.publish(f"{args.prefix}/{t.table}/event/{kind}", payload, qos=1)
         sent += 1
         if now >= next_report:
             print(f"S {time.monotonic_ns()} {sent}", flush=True)
             next_report = now + 0.1
     print(f"S {time.monotonic_ns()} {sent}", flush=True)
+    if halt.is_set():   # replays asked for after the last publish are still answered, until SIGTERM
+        stop.wait()
+    print(f"R {replays.requests} {replays.events} {replays.refused}", flush=True)
     client.loop_stop()
     client.disconnect()
     return 0

@@ -219,6 +219,10 @@ def table_text(result: dict[str, Any]) -> str:
         from hw_sim.bench.pit import pit_text
 
         lines.append(pit_text(result["pit"]))
+    if result.get("floor"):
+        from hw_sim.bench.pit_floor import floor_text
+
+        lines.append(floor_text(result["floor"]))
     for note in result.get("notes", []):
         lines.append(f"note: {note}")
     return "\n".join(lines)
@@ -232,4 +236,8 @@ def table_markdown(result: dict[str, Any]) -> str:
         from hw_sim.bench.pit import pit_markdown
 
         out = ([*out, ""] if body else []) + [pit_markdown(result["pit"])]
+    if result.get("floor"):
+        from hw_sim.bench.pit_floor import floor_markdown
+
+        out = ([*out, ""] if body or result.get("pit") else []) + [floor_markdown(result["floor"])]
     return "\n".join(out)
