@@ -69,6 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a file holding the MQTT password (never on the command line, where ps shows it)")
     p.add_argument("--tls", action="store_true", help="TLS to the broker, verified against the system's CAs")
     p.add_argument("--tls-ca-file", metavar="FILE", help="TLS, verified against this CA (implies --tls)")
+    p.add_argument("--broker-config", type=Path, metavar="FILE",
+                   help="the broker's mosquitto.conf: its settings that make the pit lose events are said at start "
+                        "(default /etc/mosquitto/mosquitto.conf for a broker on this machine's port 1883)")
     p.add_argument("--grace", type=_seconds, default=3.0, metavar="SECONDS",
                    help="how long a hole in a table's seqs may last before it is a gap and asked for (default 3)")
     p.add_argument("--status-interval", type=_seconds, default=5.0, metavar="SECONDS",
@@ -190,6 +193,12 @@ def cmd_pit(args: argparse.Namespace) -> int:
             tls = tls_context(args.tls_ca_file, None, None)
         except TlsError as exc:
             return _fail(f"--tls-ca-file: {exc.reason}", 2)
+    from controller.pit.broker_check import BrokerConfigError
+    from controller.pit.broker_check import check as check_broker
+    try:
+        broker_file, broker_risks = check_broker(args.broker_config, host, port)
+    except BrokerConfigError as exc:
+        return _fail(f"--broker-config: {exc}", 2)
     try:
         from controller.pit.service import PitError, PitService, Tuning
     except ImportError as exc:
@@ -198,6 +207,7 @@ def cmd_pit(args: argparse.Namespace) -> int:
     service = PitService(host, port, prefix, args.db, args.group if args.db else None, client_id,
                          username=args.user, password=password, tls=tls,
                          tuning=Tuning(grace=args.grace, status_interval=args.status_interval))
+    service.broker_risks = broker_risks
     picture = None
     if http is not None:
         from controller.pit.board.areas import Areas, AreasError
@@ -243,6 +253,10 @@ def cmd_pit(args: argparse.Namespace) -> int:
         board_at = f"; the pit board on http://{http[0]}:{http[1]}/" if http else ""
         print(f"tablectl pit: {prefix}/+ on {host}:{port}, {archive}{board_at}; client id {client_id}, "
               f"status on {service.status_topic}", flush=True)
+        if broker_file is not None and not broker_risks:
+            print(f"tablectl pit: broker config {broker_file}: nothing in it makes the pit lose events", flush=True)
+        for line in broker_risks:   # the log has each too (PitService.start)
+            print(f"tablectl pit: warning: {line}", file=sys.stderr, flush=True)
         stop.wait()
     finally:
         if server is not None:

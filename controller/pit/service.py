@@ -242,6 +242,9 @@ class PitService:
                  tuning: Tuning = Tuning()) -> None:
         self.host, self.port, self.prefix = host, port, prefix
         self.group = group
+        self.broker_risks: list[str] = []
+        """What in the broker's settings makes this service lose events (controller.pit.broker_check),
+        said at start and in the status."""
         self.client_id = client_id
         self.requester = group or client_id
         """The ``requester`` of this service's ``cmd/replay`` (issue 27): the table keeps one queue
@@ -296,7 +299,8 @@ class PitService:
             ("received", "events_archived", "events_duplicate", "events_held", "rejected", *CATEGORIES,
              "bad_status", "bad_state", "bad_reply", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
              "gaps_unfillable", "gaps_open", "replay_requests", "replay_refused", "replay_failed", "db_lost",
-             "observer_errors", "internal_errors", "mqtt_connects", "acks", "bad_ack", "board_commands"), 0)
+             "observer_errors", "internal_errors", "mqtt_connects", "sessions_lost", "acks", "bad_ack", "board_commands"),
+            0)
         self._ack_rows: list[tuple[acks.Ack, _Ack | None]] = []
         """Acknowledgements (from any board, through the broker) waiting for the archive."""
         self._waiters: dict[tuple[str, str, str], _Waiter] = {}
@@ -340,6 +344,8 @@ class PitService:
                 t.last_archived = t.vouched = info.last_seq
                 t.stored.forget(info.archived_to)
                 t.check_at, t.horizon = now + self.tuning.grace, max(info.last_seq, info.archived_to)
+        for line in self.broker_risks:
+            log.warning("pit service: %s", line)
         self._thread = threading.Thread(target=self._run, name="tablectl-pit", daemon=True)
         self._thread.start()
         # An archiving instance keeps its session (the broker queues its share while it is away:
@@ -571,6 +577,13 @@ class PitService:
             self._count("mqtt_connects")
             log.info("pit service: connected to %s:%d (session %s)", self.host, self.port,
                      "resumed" if item[1] else "new")
+            if self.archive is not None and not item[1] and self.counters()["mqtt_connects"] > 1:
+                # The broker forgot the session it had (restarted without persistence, or past its
+                # persistent_client_expiration): whatever it queued for this service is gone (issue 21.2).
+                self._count("sessions_lost")
+                log.warning("pit service: the broker kept no session for this service (restarted without persistence, "
+                            "or the session expired): what it held for the service meanwhile is lost; the gaps are "
+                            "asked of the tables' journals (controller.pit.broker_check)")
             self._maybe_publish_status(time.monotonic(), force=True)
             self._reread_soon()  # what the broker queued for it meanwhile may have overflowed
             for t in self._tables.values():
@@ -1248,7 +1261,7 @@ class PitService:
                 "started": self._started, "ts": time.time(), "counters": self.counters(),
                 "held_since": held, "commit_lag": round(self._commit_lag, 3) if online else None,
                 "gaps": self._gaps if online else None,
-                "incomplete": self._incomplete()}
+                "incomplete": self._incomplete(), "broker_risks": self.broker_risks}
 
     def _incomplete(self) -> dict[str, Any]:
         """What the archive lacks of each table, as far as this service knows (the open and the
