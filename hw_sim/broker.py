@@ -133,6 +133,8 @@ class LocalBroker:
     prefer: str = "auto"  # "auto" | "mosquitto" | "embedded" | "external"
     host: str = "127.0.0.1"
     kind: str = ""
+    settings: str = ""
+    """More lines of Mosquitto's config (the bench's floor part: a site broker's limits)."""
     _proc: subprocess.Popen | None = field(default=None, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
@@ -185,7 +187,7 @@ class LocalBroker:
         conf.write_text(
             f"listener {self.port} {self.host}\nallow_anonymous true\npersistence false\n"
             "max_queued_messages 100000\nset_tcp_nodelay true\nlog_dest stderr\nlog_type error\n"
-            "log_type information\n")
+            "log_type information\n" + self.settings)
         self._log = Path(self._tmp.name) / "mosquitto.log"
         with self._log.open("wb") as log:   # its errors (a port it cannot bind), read if it exits
             self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=log)
