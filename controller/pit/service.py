@@ -120,6 +120,9 @@ class Tuning:
     yet (the retained status can come after a persistent session's queued events), or a seq more
     than MAX_AHEAD past anything the table vouched for (a service the broker dropped messages for,
     or whose session it lost, gets the table's next event before the state that vouches for it)."""
+    hold_most: float = 60.0
+    """Seconds at most an event waits for its table's word while the re-reads that would bring it do
+    not come back (a broker dropping this service's messages drops its re-reads' answers too)."""
     claim: float = 30.0
     """Seconds a service's claim to ask a table for its gaps lasts (controller.pit.archive,
     claim_replays): renewed every third of it while the table's gaps are open, taken over by another
@@ -214,6 +217,9 @@ class _Table:
     while it holds no claim."""
     held: list[_Message] = field(default_factory=list)
     held_until: float = 0.0
+    held_since: float = 0.0
+    """When the oldest held event came: it waits until a re-read of the broker's retained messages
+    asked after it has come back (or Tuning.hold_most)."""
     status: dict = field(default_factory=dict)
     """Its last status, checked."""
     told: dict[str, dict] = field(default_factory=dict)
@@ -280,6 +286,12 @@ class PitService:
         self._reread_at: float | None = None
         self._reread_last = -1e9
         self._reread_idle = False
+        self._reread_mark = 0
+        """The number of the last re-read, carried by this service's own status published after it
+        (``reread``): its coming back means every retained message the re-read asked for is in."""
+        self._reread_asked_at: float | None = None
+        self._reread_done_at = -1e9
+        """When the last re-read whose mark came back was asked (monotonic)."""
         self._last_message_at = 0.0
         self._pit_statuses = f"{self.prefix}/{PIT}/"
         self._health_told: dict[str, Any] | None = None
@@ -666,6 +678,8 @@ class PitService:
             self._count("bad_status")
             return self._warn("pit service: %s dropped: %s", msg.topic[:200], bad.reason)
         if rest[0] == self.client_id and payload:
+            if self._reread_asked_at is not None and payload.get("reread") == self._reread_mark:
+                self._reread_done_at, self._reread_asked_at = self._reread_asked_at, None   # _due does the rest
             return None   # told first hand, with the broker's state (_maybe_publish_status)
         self._tell(rest[0], "pit", payload)
 
@@ -701,7 +715,9 @@ class PitService:
                 raise Bad(IMPLAUSIBLE_SEQ, f"seq {event.seq} is not believable: table {t.name} has vouched for seq "
                                            f"{limit} at most, and an event is never {MAX_AHEAD} past that")
         except Bad as bad:
-            if bad.category == IMPLAUSIBLE_SEQ:
+            if bad.category in (IMPLAUSIBLE_SEQ, UNKNOWN_TABLE):
+                # The table's word may be among what the broker dropped for this service (past its
+                # max_queued_messages, a status goes with the events): asked for again.
                 self._want_reread(now)
             if not final and bad.category in (UNKNOWN_TABLE, IMPLAUSIBLE_SEQ):
                 return self._hold(t, msg, now, bad)
@@ -768,6 +784,11 @@ class PitService:
             return
         self._reread_at, self._reread_last, self._reread_idle = None, now, False
         self.client.subscribe(self._topics()[:2])
+        # Then this service's own status, marked: the broker sends a client's messages in order, so
+        # once it is back, so is every retained status and state the subscription asked for.
+        self._reread_mark += 1
+        self._reread_asked_at = now
+        self._maybe_publish_status(now, force=True)
         log.info("pit service: asked the broker again for every table's retained status and state (%s)",
                  "an event past its table's word" if due else "after a time it may have missed messages in")
 
@@ -777,18 +798,27 @@ class PitService:
         if self._held >= MOST_HELD:
             return self._reject(msg, t.name, bad)
         if not t.held:
-            t.held_until = now + self.tuning.vouch_wait
+            t.held_until, t.held_since = now + self.tuning.vouch_wait, now
         t.held.append(msg)
         self._held += 1
+
+    def _word_may_come(self, t: _Table, now: float) -> bool:
+        """Whether a table's held events should wait on: an archiving service that has not yet had
+        back a re-read asked after they came may still get the table's word from it. A board (no
+        archive) asks no re-read; past Tuning.hold_most, or disconnected, nothing waits on (issue
+        21.2: on a broker at its default queue limits, real events were refused as an unknown
+        table's after the broker dropped the table's status, and archived only once replayed)."""
+        return (self.archive is not None and self._connected and self._reread_done_at < t.held_since
+                and now < t.held_since + self.tuning.hold_most)
 
     def _release(self, t: _Table, final: bool) -> None:
         """The held events again, after the table's word came (a status, a state) or, ``final``,
         once they waited long enough; what still lacks it keeps its deadline."""
-        held, t.held, until = t.held, [], t.held_until
+        held, t.held, until, since = t.held, [], t.held_until, t.held_since
         self._held -= len(held)
         for msg in held:
             self._event(t, parse_topic(self.prefix, msg.topic).kind or "", msg, final)
-        t.held_until = until
+        t.held_until, t.held_since = until, since   # held again, they have waited since they first came
         if final and not t.known:  # a name that never became a table keeps no memory
             self._tables.pop(t.name, None)
 
@@ -1090,7 +1120,11 @@ class PitService:
             self._db_retry()
         for t in list(self._tables.values()):
             if t.held and now >= t.held_until:
-                self._release(t, final=True)
+                if self._word_may_come(t, now):
+                    t.held_until = now + self.tuning.vouch_wait
+                    self._want_reread(now)
+                else:
+                    self._release(t, final=True)
             if not self._db_up:
                 continue
             try:
@@ -1261,7 +1295,7 @@ class PitService:
                 "started": self._started, "ts": time.time(), "counters": self.counters(),
                 "held_since": held, "commit_lag": round(self._commit_lag, 3) if online else None,
                 "gaps": self._gaps if online else None,
-                "incomplete": self._incomplete(), "broker_risks": self.broker_risks}
+                "incomplete": self._incomplete(), "broker_risks": self.broker_risks, "reread": self._reread_mark}
 
     def _incomplete(self) -> dict[str, Any]:
         """What the archive lacks of each table, as far as this service knows (the open and the
