@@ -29,6 +29,10 @@ ONE_REPLAY = 10_000
 pit shorter than this overflows while it takes in a single replay."""
 MOSQUITTO_QUEUE = 1000
 """Mosquitto's ``max_queued_messages`` when the file does not set it."""
+MOSQUITTO_INFLIGHT = 20
+"""Mosquitto's ``max_inflight_messages`` when the file does not set it."""
+IN_FLIGHT = 100
+"""What config/mosquitto.conf sets: the messages a pit service may hold unacknowledged (0: no limit)."""
 SESSION_DAY = 24 * 3600
 AUTOSAVE = 300
 """Seconds of acknowledged events a crash may lose before the broker is said to lose too many."""
@@ -95,6 +99,16 @@ def risks(settings: Mapping[str, str]) -> list[Risk]:
                           "limit; set the limit itself (100000 in config/mosquitto.conf)"))
     elif queued < ONE_REPLAY:
         found.append(Risk(f"max_queued_messages {queued}", _queue_text(queued)))
+    inflight = _int(settings.get("max_inflight_messages", str(MOSQUITTO_INFLIGHT)))
+    if inflight is not None and 0 < inflight < IN_FLIGHT:
+        said = settings.get("max_inflight_messages")
+        found.append(Risk(f"max_inflight_messages {said}" if said else
+                          f"max_inflight_messages not set (Mosquitto's default {MOSQUITTO_INFLIGHT})",
+                          f"the broker sends a pit service at most {inflight} events it has not acknowledged, and "
+                          f"it acknowledges each once committed: {inflight} events a commit at most (with 20, one "
+                          "service fell behind at 1,000 events a second on the bench, docs/performance.md), and "
+                          "what it cannot take waits in the queue above, then is dropped; set 100 "
+                          "(config/mosquitto.conf)"))
     queued_bytes = _int(settings.get("max_queued_bytes"))
     if queued_bytes is not None and 0 < queued_bytes < ONE_REPLAY * 1024:
         found.append(Risk(f"max_queued_bytes {queued_bytes}",

@@ -32,13 +32,16 @@ def test_the_example_broker_of_config_loses_nothing():
 
 def test_an_empty_file_is_mosquittos_defaults_no_persistence_and_a_queue_of_1000(tmp_path):
     found = risks(_settings(tmp_path, "# nothing set\n\nlistener 1883\n"))
-    assert _said(found) == ["persistence false (not set)", "max_queued_messages not set (Mosquitto's default 1000)"]
+    assert _said(found) == ["persistence false (not set)", "max_queued_messages not set (Mosquitto's default 1000)",
+                            "max_inflight_messages not set (Mosquitto's default 20)"]
+    assert "20 events a commit at most" in found[2].text
     assert "set persistence true" in found[0].text
     assert "at most 1,000 events" in found[1].text and "100000 in config/mosquitto.conf" in found[1].text
 
 
 @pytest.mark.parametrize(("text", "setting", "words"), [
     ("max_queued_messages 5000", "max_queued_messages 5000", "at most 5,000 events"),
+    ("max_inflight_messages 50", "max_inflight_messages 50", "50 events a commit at most"),
     ("max_queued_messages 0", "max_queued_messages 0", "read 0 as no queue"),
     ("max_queued_messages lots", "max_queued_messages lots", "not a whole number"),
     ("max_queued_bytes 65536", "max_queued_bytes 65536", "fewer than one replay's 10,000 events"),
@@ -47,21 +50,25 @@ def test_an_empty_file_is_mosquittos_defaults_no_persistence_and_a_queue_of_1000
     ("autosave_interval 0", "autosave_interval 0", "since the broker started"),
 ])
 def test_each_setting_that_loses_events_is_named_with_what_it_loses(tmp_path, text, setting, words):
-    found = risks(_settings(tmp_path, f"persistence true\nmax_queued_messages 100000\n{text}\n"))
+    found = risks(_settings(tmp_path, f"persistence true\nmax_queued_messages 100000\nmax_inflight_messages 100\n"
+                                      f"{text}\n"))
     assert _said(found) == [setting], found
     assert words in found[0].text
 
 
 @pytest.mark.parametrize("text", ["max_queued_messages 10000", "max_queued_bytes 0", "max_queued_bytes 20000000",
+                                  "max_inflight_messages 0", "max_inflight_messages 200",
                                   "persistent_client_expiration 1d", "persistent_client_expiration 2w",
                                   "autosave_interval 300", "autosave_interval 3600\nautosave_on_changes true"])
 def test_settings_at_or_past_the_line_are_not_a_risk(tmp_path, text):
-    assert risks(_settings(tmp_path, f"persistence true\nmax_queued_messages 100000\n{text}\n")) == []
+    assert risks(_settings(tmp_path, f"persistence true\nmax_queued_messages 100000\nmax_inflight_messages 100\n"
+                                     f"{text}\n")) == []
 
 
 def test_include_dir_is_read_in_name_order_and_the_last_setting_wins(tmp_path):
     (tmp_path / "conf.d").mkdir()
-    (tmp_path / "conf.d" / "10-site.conf").write_text("max_queued_messages 100000\npersistence true\n")
+    (tmp_path / "conf.d" / "10-site.conf").write_text("max_queued_messages 100000\npersistence true\n"
+                                                      "max_inflight_messages 100\n")
     (tmp_path / "conf.d" / "20-late.conf").write_text("max_queued_messages 2000\n")
     (tmp_path / "conf.d" / "notes.txt").write_text("persistence false\n")   # not a .conf: not read
     settings = _settings(tmp_path, "persistence false\ninclude_dir conf.d\n")
@@ -84,7 +91,7 @@ def test_the_system_file_is_read_only_for_the_broker_on_this_machines_port_1883(
     system = tmp_path / "mosquitto.conf"
     system.write_text("listener 1883\n")
     where, lines = check(None, "127.0.0.1", 1883, default=system)
-    assert where == str(system) and len(lines) == 2
+    assert where == str(system) and len(lines) == 3
     assert lines[0].startswith(f"broker config {system}: persistence false (not set): ")
     assert check(None, "127.0.0.1", 18830, default=system) == (None, [])   # a broker of its own: not judged by it
     assert check(None, "pit-broker", 1883, default=system) == (None, [])
@@ -92,8 +99,8 @@ def test_the_system_file_is_read_only_for_the_broker_on_this_machines_port_1883(
 
 
 def test_the_service_says_its_brokers_risks_at_start_and_in_its_status(broker, pg_url, tmp_path):
-    """The test's own broker (tests/conftest.py): persistence off and Mosquitto's default queue, so
-    two warnings; then a broker restart that forgets the service's session is said, and counted."""
+    """The test's own broker (tests/conftest.py): persistence off and Mosquitto's default queue and
+    messages in flight, so three warnings; then a broker restart that forgets the service's session is said, and counted."""
     watcher = Subscriber(broker.host, broker.port, "casino/_pit/+/status")
     log = tmp_path / "pit.log"
     pit = PitProcess(broker, pg_url, log, "--client-id", "pit-risks", "--broker-config", str(broker.conf))
@@ -101,9 +108,10 @@ def test_the_service_says_its_brokers_risks_at_start_and_in_its_status(broker, p
         assert pit.line().startswith("tablectl pit: casino/+ on ")
         status = watcher.wait_for(lambda m: m.json().get("online") is True).json()
         risky = status["broker_risks"]
-        assert len(risky) == 2, risky
+        assert len(risky) == 3, risky
         assert risky[0].startswith(f"broker config {broker.conf}: persistence false: a broker restart")
         assert risky[1].startswith(f"broker config {broker.conf}: max_queued_messages not set (Mosquitto's default 1000)")
+        assert risky[2].startswith(f"broker config {broker.conf}: max_inflight_messages not set (Mosquitto's default 20)")
         warned = [line for line in log.read_text().splitlines() if line.startswith("tablectl pit: warning: ")]
         assert warned == ["tablectl pit: warning: " + line for line in risky]
         broker.stop()
