@@ -35,7 +35,10 @@ def floor_board() -> Iterator[tuple[Picture, BoardServer]]:
     picture("pit-archive-1", "pit", {"online": True, "client_id": "pit-archive-1", "archive": "postgresql://pit@db/x",
                                      "db": "up", "counters": {"events_held": 0, "rejected": 2}, "ts": time.time(),
                                      "commit_lag": 0.04, "gaps": {"tcp-01": {"open": [1, 844]},
-                                                                  "jok-02": {"unfillable": [2, 12]}}})
+                                                                  "jok-02": {"unfillable": [2, 12]}},
+                                     "broker_risks": ["broker config /etc/mosquitto/mosquitto.conf: max_queued_messages "
+                                                      "not set (Mosquitto's default 1000): the broker queues at most "
+                                                      "1,000 events ..."]})
     server = serve(picture, "127.0.0.1", 0)
     yield picture, server
     server.stop()
@@ -67,6 +70,7 @@ def test_48_tables_fit_one_full_hd_screen_in_the_floors_order(floor_board, brows
     summary = page.execute_script("return document.getElementById('summary').textContent")
     assert "48 tables" in summary and "offline" in summary and "open alarms" in summary
     pit = page.execute_script("return document.getElementById('pit-health').textContent")
+    assert "broker settings that lose events: max_queued_messages" in pit
     assert "2 events refused" in pit and "tcp-01 844 seqs missing (asked for)" in pit and "jok-02 12 seqs lost" in pit
     path = screenshot(page, "pit-board-floor.png")
     assert path.stat().st_size > 50_000

@@ -74,3 +74,19 @@ def test_a_database_outage_shows_with_the_events_waiting_for_it(broker, postgres
         postgres.start()
     wait_picture(picture, lambda: (p := pit(picture, "pit-archive-1")) and p["db"] == "up" and p["held"] == 0,
                  "the database back, nothing waiting")
+
+
+def test_a_board_shows_the_archiving_services_broker_risks(broker, pit_factory, tmp_path):
+    """Issue 21.2: an archiving service's broker settings that lose events reach every board (a
+    board-only one too), each line whole, at most ten."""
+    archiving = pit_factory(broker, client_id="pit-archive-1", start=False)
+    archiving.broker_risks = [f"broker config /etc/m.conf: setting {i}: loses events" for i in range(12)]
+    archiving.start()
+    board = pit_factory(broker, client_id="pit-board", db_url=None, group=None, start=False)
+    picture = Picture()
+    board.add_observer(picture)
+    board.start()
+    seen = wait_picture(picture, lambda: (p := pit(picture, "pit-archive-1")) and p["broker_risks"] and p,
+                        "the archiving service's broker risks")
+    assert seen["broker_risks"] == archiving.broker_risks[:10]
+    assert pit(picture, "pit-board")["broker_risks"] == []

@@ -458,7 +458,9 @@ class Picture:
                 "broker": body.get("broker") if body.get("broker") in ("connected", "disconnected") else None,
                 "held": _int(counters.get("events_held")) or 0, "held_since": _ts(body.get("held_since")),
                 "commit_lag": _ts(body.get("commit_lag")), "rejected": _int(counters.get("rejected")) or 0,
-                "gaps": _gap_map(gaps) if isinstance(gaps, dict) else None, "ts": _ts(body.get("ts"))}
+                "gaps": _gap_map(gaps) if isinstance(gaps, dict) else None, "ts": _ts(body.get("ts")),
+                "broker_risks": [_text(r, 400) for r in body.get("broker_risks") or [] if isinstance(r, str)][:10]
+                if isinstance(body.get("broker_risks"), list) else []}
         self._take_gaps()
         self._version += 1
         patch = json.dumps({"version": self._version, "pit": self.pits()})

@@ -501,7 +501,14 @@
     } else if (archiving.length) {
       say("no gaps", false);
     }
+    // Last: the broker's settings that lose events (issue 21.2) are the site's to fix, not news.
+    const risks = [...new Set(archiving.flatMap(p => p.broker_risks || []))];
+    if (risks.length) {
+      say("broker settings that lose events: " +
+          [...new Set(risks.map(r => (r.split(": ")[1] || "").split(" ")[0]))].join(", "), true);
+    }
     pitBar.replaceChildren(el("span", {class: "label", text: "Pit: "}), ...parts.flatMap((p, i) => i ? [" · ", p] : [p]));
+    pitBar.title = [pitBar.textContent, ...risks].join("\n");   // whole, where the line is cut
   }
 
   function removeTile(id) {     // its retained status was cleared: the table left the floor
