@@ -13,6 +13,7 @@ import json
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -94,6 +95,12 @@ def env(seq: object, table: str = "t1", kind: str = "table", **extra: object) ->
     """A valid ``table`` event (docs/schemas/events/table.json) unless ``extra`` spoils it."""
     return {"seq": seq, "ts": 1.0, "table": table, "round": None, "kind": kind,
             "data": {"status": "open"}, **extra}
+
+
+def _requester(w: WatchProcess) -> str:
+    """A watch's own requester (its client id, of this process): its replays are a queue of their own
+    at the table (issue 27), not one shared by every client that names none."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", f"tablectl-watch-{socket.gethostname()[:24]}-{w.proc.pid}")[:64]
 
 
 def replay_requests(requests: Subscriber) -> list[tuple[str, dict]]:
@@ -193,12 +200,13 @@ def test_a_huge_gap_is_asked_for_in_one_bounded_request(
         "[t1] GAP: seqs 1-999999999 missing; asking for a replay of 1-10000 only (--replay-max 10000); "
         "the other 999989999 are not asked for"]
     request = requests.wait_for(lambda m: True)
-    assert (request.topic, request.json()) == ("casino/t1/cmd/replay", {"id": "watch-1-10000", "from": 1, "to": 10000})
+    asked = {"id": "watch-1-10000", "from": 1, "to": 10000, "requester": _requester(w)}
+    assert (request.topic, request.json()) == ("casino/t1/cmd/replay", asked)
     requests.publish("casino/t1/event/table", env(5))   # a late event fills its place
     assert w.expect(r"#5\]") == ["[t1 #5] table open"]
     summary = w.stop()
     assert "1 replay requests sent" in summary, summary
-    assert replay_requests(requests) == [("casino/t1/cmd/replay", {"id": "watch-1-10000", "from": 1, "to": 10000})]
+    assert replay_requests(requests) == [("casino/t1/cmd/replay", asked)]
 
 
 def test_the_table_is_the_topics_never_the_payloads(
@@ -218,7 +226,8 @@ def test_the_table_is_the_topics_never_the_payloads(
         "[tA #3] table open",
         "[tA] GAP: seqs 2-2 missing; asking for a replay"], lines
     request = requests.wait_for(lambda m: True)
-    assert (request.topic, request.json()) == ("casino/tA/cmd/replay", {"id": "watch-2-2", "from": 2, "to": 2})
+    assert (request.topic, request.json()) == ("casino/tA/cmd/replay", {"id": "watch-2-2", "from": 2, "to": 2,
+                                                                        "requester": _requester(w)})
     summary = w.stop()
     assert "1 bad messages dropped; 1 replay requests sent" in summary, summary
     assert [topic for topic, _ in replay_requests(requests)] == ["casino/tA/cmd/replay"]

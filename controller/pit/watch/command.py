@@ -30,7 +30,10 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
+import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -125,6 +128,8 @@ class Watch:
         self.view = PitView(verbose=verbose)
         self.view.seqs.since = since
         self.replay = replay
+        self.requester = ""
+        """This watch's MQTT client id, sent with each ``cmd/replay`` as its ``requester``."""
         self.replay_max = replay_max
         self.reply_timeout = reply_timeout
         self.replay_timeout = replay_timeout
@@ -376,7 +381,10 @@ class Watch:
             assert req is not None and (req.first, req.last) == span
             self._arm(table, asker, req.deadline)
             self.requests += 1
-            sends.append((f"{self.prefix}/{table}/cmd/replay", {"id": rid, "from": req.first, "to": req.last}))
+            ask = {"id": rid, "from": req.first, "to": req.last}
+            if self.requester:   # its own queue and budget at the table (issue 27), not every anonymous asker's
+                ask["requester"] = self.requester
+            sends.append((f"{self.prefix}/{table}/cmd/replay", ask))
             return
 
     def _done(self, table: str, asker: _Asker) -> bool:
@@ -556,7 +564,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         say(f"watch: the broker at {host}:{port} is back" if up else
             f"watch: the broker at {host}:{port} went away; retrying until it is back")
 
-    pit = PitClient(host, port, watch.topics(args.table), watch.on_message, on_bad=watch.on_bad,
+    # A client id of its own (paho's random one is not a requester the schema takes): the table
+    # keeps each requester's replays apart, so two screens asking never share a queue.
+    client_id = re.sub(r"[^A-Za-z0-9_.-]", "-", f"tablectl-watch-{socket.gethostname()[:24]}-{os.getpid()}")[:64]
+    watch.requester = client_id
+    pit = PitClient(host, port, watch.topics(args.table), watch.on_message, on_bad=watch.on_bad, client_id=client_id,
                     username=args.user, password=password, tls=tls, on_link=link)
     watch.publish = pit.publish
     try:
