@@ -20,7 +20,8 @@ from drivers import messages
 from drivers.framing import Frame
 from drivers.link import Link, Port
 from games.cards import Card
-from hw_sim.physical import CUT_CARD, PhysicalCard, Table
+from hw_sim import shuffles
+from hw_sim.physical import CUT_CARD, Arrange, PhysicalCard, Table
 
 log = logging.getLogger(__name__)
 
@@ -311,6 +312,10 @@ class SimShuffler(SimDevice):
         super().__init__(table, port, model=model, **kw)
         self._unreadable_next = 0
         self._job_fault: str | None = None
+        self._worn: Arrange | None = None
+        """A shuffle that goes wrong from now on (``weak_shuffle``, ``cut_only``)."""
+        self._stack_next: Arrange | None = None
+        """The next shuffle only (``stacked_shoe``)."""
 
     def _job_failed(self) -> bool:
         """An armed job fault stops this deck check or shuffle: the cards stay in the hopper."""
@@ -335,7 +340,9 @@ class SimShuffler(SimDevice):
         """Shuffle the hopper into the output stack and report the count."""
         if self._job_failed():
             return
-        self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper()))
+        with self._lock:
+            arrange, self._stack_next = self._stack_next or self._worn, None
+        self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper(arrange)))
 
     def count(self) -> int:
         with self.table.lock:
@@ -359,6 +366,9 @@ class SimShuffler(SimDevice):
     def _injectors(self) -> dict[str, Callable[..., None]]:
         out = super()._injectors()
         out["unreadable_cards"] = self._arm_unreadable
+        out["weak_shuffle"] = self._weak
+        out["cut_only"] = self._cut_only
+        out["stacked_shoe"] = self._stacked
         for code in ("jam", "door_open", "unreadable", "count_wrong"):
             out[code] = lambda next_job=False, c=code: self._job_fault_now(c, next_job)
         return out
@@ -370,6 +380,26 @@ class SimShuffler(SimDevice):
             return
         with self._lock:
             self._job_fault = code
+
+    def _weak(self, riffles: int = shuffles.RIFFLES) -> None:
+        """From the next shuffle on, only ``riffles`` riffles (hw_sim.shuffles.riffles): a worn
+        shuffler stays worn."""
+        if riffles < 1:
+            raise ValueError(f"{self.KIND}: a weak shuffle riffles at least once, not {riffles}")
+        with self._lock:
+            self._worn = lambda stack, rng, _dealt: shuffles.riffles(stack, rng, riffles)
+
+    def _cut_only(self) -> None:
+        """From the next shuffle on, no shuffle: one cut (hw_sim.shuffles.cut_only)."""
+        with self._lock:
+            self._worn = lambda stack, rng, _dealt: shuffles.cut_only(stack, rng)
+
+    def _stacked(self, slug: int = shuffles.SLUG) -> None:
+        """The next shuffle keeps a slug of the last deal in its order (hw_sim.shuffles.stacked)."""
+        if slug < 2:
+            raise ValueError(f"{self.KIND}: a slug is 2 cards at least, not {slug}")
+        with self._lock:
+            self._stack_next = lambda stack, rng, dealt: shuffles.stacked(stack, rng, dealt, slug)
 
     def _arm_unreadable(self, n: int = 1) -> None:
         """The next deck check cannot read its first ``n`` cards."""

@@ -198,6 +198,7 @@ class Table:
         if saved is not None:  # what that means for the game (a round stopped after its result ...) is its rule
             self.machine.restore(saved, self.journal.meta("state"))
         self.devices.load_dice(self.journal.meta("dice"))
+        self.devices.load_shuffle(self.journal.meta("shuffle"), getattr(self.machine, "spec", None))
         self.publisher.start(birth, self.journal.journal_id)  # its status says which journal publishes
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -284,15 +285,19 @@ class Table:
             self.emit("lights", lights)
         events: list[Event] = []
         dice = self.devices.dice_to_save()
+        shuffle = self.devices.shuffle_to_save()
         if self._pending:
             pending, self._pending = self._pending, []
             meta = {"state": machine.state, "round": machine.round, "round_open": machine.round_open,
                     "machine": machine.save()}
             if dice is not None:
                 meta["dice"] = dice  # the counts and the throw's events in one transaction
+            if shuffle is not None:
+                meta["shuffle"] = shuffle  # the cards dealt and their events in one transaction
             events = self.journal.append_many(pending, meta=meta)
-        elif dice is not None:
-            self.journal.set_meta(dice=dice)  # a throw counted that made no event (no dice were due)
+        elif dice is not None or shuffle is not None:
+            # a throw counted that made no event (no dice were due), a card that left unread
+            self.journal.set_meta(**{k: v for k, v in (("dice", dice), ("shuffle", shuffle)) if v is not None})
         self.devices.dice_owed = self.devices.dice_owed or dice is not None
         # First what the pit needs: the events go to the socket now (paho writes on this thread,
         # controller.table.reactor); the lights, the local listeners and the state after.
@@ -309,6 +314,7 @@ class Table:
                 outbox.offer_state(*self.state_of(snapshot))  # only when the table looks otherwise
             if self.devices.dice_owed:
                 self.devices.publish_dice(self.publisher, self.config.table.id)
+            self.devices.publish_integrity(self.publisher, self.config.table.id)
         self.requests.send_replies(self.publisher)
         outbox.pump()   # replays after the replies: a reply overtakes the replayed events it answers
         if self._pending:  # an alarm raised while publishing (a damaged row in the backlog): journal it now
@@ -326,6 +332,7 @@ class Table:
         if not isinstance(rnd, int) or isinstance(rnd, bool):
             rnd = self.machine.round if self.machine is not None else None
         self._pending.append(Pending(kind, rnd, data, time.time()))
+        self.devices.shuffle_seen(kind, data)   # a face made public, a deal ended by a shuffle
         if kind != "line_errors":
             for released in self.line_errors.observe(kind, data):  # counts the reveal made public
                 self.emit("line_errors", released)

@@ -83,12 +83,13 @@ class Sessions:
             self.rebirth()
 
     def rebirth(self) -> dict[str, Any]:
-        """Birth, state, dice and the backlog: on every (re)connect and on ``cmd/rebirth``."""
+        """Birth, state, dice, integrity and the backlog: on every (re)connect and on ``cmd/rebirth``."""
         table = self.table
         if table.outbox.online:
             table.publisher.publish_birth(table.journal.next_seq, table.devices.status)
             if table.machine is not None:
                 table.outbox.publish_state_now(*table.state_of(table.machine.snapshot()))
             table.devices.publish_dice(table.publisher, table.config.table.id)
+            table.devices.publish_integrity(table.publisher, table.config.table.id, always=True)
             table.outbox.resend_all()
         return {"birth": table.publisher.birth, "undelivered": table.journal.undelivered_count}
