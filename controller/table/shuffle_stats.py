@@ -12,12 +12,12 @@ order of cards still in a shoe never leaves the controller, and no figure depend
 
 Two tests, each at :data:`P_SUSPECT`, each a ``shuffle_suspect`` warning:
 
-- **the shoe**: one deal against the one before, once its expected count is at least
-  :data:`MIN_MEAN` (an eight-deck baccarat shoe expects about 470 matches; a Joker Seven deck of 7
+- **the shoe**: one deal against the one before, when its expected count is at least
+  :data:`MIN_SHOE` (an eight-deck baccarat shoe expects about 470 matches; a Joker Seven deck of 7
   cards dealt about 0.1, so it is never tested alone);
 - **the run**: every deal compared since the counts began, summed (each deal's expected count is
   exact given the one before, so the sums of observed minus expected counts make a martingale and
-  their variances add), once its expected sum is at least :data:`MIN_MEAN`: a shuffler that always
+  their variances add), once its expected sum is at least :data:`MIN_RUN`: a shuffler that always
   shuffles a little too little, and the small deals of a game shuffled every round. It warns once,
   until the counts are reset.
 
@@ -41,8 +41,12 @@ from controller.table.carried_order import WINDOW, Comparison, compare, upper_p
 
 P_SUSPECT = 0.001
 """A deal (or the run) whose p-value is below this is a ``shuffle_suspect`` warning."""
-MIN_MEAN = 10.0
-"""The expected count a test needs: below it one chance match would look like a signal."""
+MIN_SHOE = 50.0
+"""The expected count a deal needs to be tested alone: a shoe of many rounds (eight decks of
+baccarat: about 470). A deal shuffled every round is tested only in the run: with hundreds of them a
+shift, each tested alone would trip the threshold several times a week."""
+MIN_RUN = 1.0
+"""The expected count the run needs: below it one chance match would look like a signal."""
 HISTORY = 10
 """The last deals compared that the topic shows."""
 
@@ -72,7 +76,7 @@ class ShoeResult:
     @classmethod
     def of(cls, shoe: int, rounds: tuple[int | None, int | None], dealt: int, public: int,
            c: Comparison) -> ShoeResult:
-        tested = c.mean >= MIN_MEAN
+        tested = c.mean >= MIN_SHOE
         p = c.p_value
         return cls(shoe, rounds, dealt, public, c.links, c.pairs, c.observed, round(c.mean, 4),
                    round(c.variance, 4), round(c.z, 3), p, tested, tested and p < P_SUSPECT)
@@ -108,7 +112,7 @@ class Run:
 
     @property
     def tested(self) -> bool:
-        return self.expected >= MIN_MEAN
+        return self.expected >= MIN_RUN
 
 
 @dataclass
@@ -288,7 +292,7 @@ class ShuffleStats:
         """The ``shuffle`` key of the retained integrity topic: figures of finished deals only."""
         self.published = True
         run = self.run
-        return {"window": WINDOW, "p_suspect": P_SUSPECT, "min_expected": MIN_MEAN,
+        return {"window": WINDOW, "p_suspect": P_SUSPECT, "min_expected_shoe": MIN_SHOE, "min_expected_run": MIN_RUN,
                 "run": {"since": run.since, "shoes": run.shoes, "observed": run.observed,
                         "expected": round(run.expected, 4), "variance": round(run.variance, 4),
                         "p_value": run.p_value, "tested": run.tested, "suspect": run.flagged},
