@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from controller.shared.schemas import validate
 from controller.table.carried_order import compare
 from controller.table.shuffle_stats import MIN_SHOE, P_SUSPECT, ShuffleStats
 from games.cards import STANDARD_RANKS, SUITS
@@ -176,3 +177,13 @@ def test_a_journal_entry_that_does_not_fit_starts_afresh_and_says_why(saved, why
 def test_a_shoe_too_small_is_refused() -> None:
     with pytest.raises(ValueError, match="a shuffle monitor needs a shoe of 4 cards at least"):
         ShuffleStats({"AS": 1, "KH": 1})
+
+
+def test_the_payload_is_valid_against_its_schema() -> None:
+    stats = ShuffleStats(EIGHT_DECKS)
+    validate("integrity_shuffle", stats.payload())
+    order = shoe(random.Random(6))
+    for _ in range(3):
+        deal(stats, order, round_=1)
+        stats.observe("shuffle", {})
+    validate("integrity_shuffle", stats.payload())

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from controller.shared.schemas import validate
+
 WAIT = 240.0
 
 
@@ -43,6 +45,7 @@ def test_a_shuffle_that_keeps_the_last_deals_order_is_named(table_factory, fault
     figures = table.wait_for(lambda _e: next((m["shuffle"] for m in _integrity(table)
                                               if any(s["suspect"] for s in m["shuffle"]["shoes"])), None),
                              what="the integrity topic's figures of the suspect shoe")
+    validate("integrity_shuffle", figures)
     shoe = next(s for s in figures["shoes"] if s["suspect"])
     assert shoe["p_value"] < figures["p_suspect"] and shoe["observed"] > shoe["expected"] + 3 * shoe["variance"] ** 0.5
     assert f"rounds {shoe['rounds'][0]}-{shoe['rounds'][1]}" in data["message"]
