@@ -235,7 +235,8 @@ class ShuffleStats:
         if not run.flagged and run.tested and run.p_value < P_SUSPECT:
             run.flagged = True
             found.append(Suspect(
-                f"the last {run.shoes} shoes together repeat the order of the deals before them: {run.observed} "
+                f"the {run.shoes} deals compared since the counts began, together, repeat the order of the deals before "
+                f"them: {run.observed} "
                 f"pairs of cards came out near each other again, {run.expected:.1f} expected of fair shuffles "
                 f"(p = {run.p_value:.2g} < {P_SUSPECT})",
                 "have the shuffler checked (it shuffles too little); with the shuffler serviced, reset the "

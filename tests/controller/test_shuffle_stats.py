@@ -76,7 +76,7 @@ def test_a_deal_that_comes_out_in_the_last_deals_order_is_suspect_once_per_shoe_
     shoe_warning, run_warning = found[0]
     assert shoe_warning.message.startswith("the shoe of rounds 20-25 repeats the order of the deal before it: ")
     assert f"< {P_SUSPECT}; 400 of 400 cards public)" in shoe_warning.message
-    assert run_warning.message.startswith("the last 1 shoes together repeat the order")
+    assert run_warning.message.startswith("the 1 deals compared since the counts began, together, repeat the order")
     assert stats.payload()["run"]["suspect"] and all(s["suspect"] for s in stats.payload()["shoes"])
 
 
@@ -124,7 +124,7 @@ def test_small_deals_are_tested_only_together() -> None:
     shoes = stats.payload()["shoes"]
     assert not any(s["tested"] for s in shoes) and all(s["expected"] < MIN_SHOE for s in shoes)
     [warning] = warned   # the run, once
-    assert "shoes together repeat the order of the deals before them" in warning.message
+    assert "deals compared since the counts began, together, repeat the order of the deals" in warning.message
     run = stats.payload()["run"]
     assert run["suspect"] and run["tested"] and run["observed"] == 60 * (6 + 5)   # 6 neighbours, 5 two apart
 

@@ -52,6 +52,24 @@ def test_a_shuffle_that_keeps_the_last_deals_order_is_named(table_factory, fault
 
 
 @pytest.mark.slow
+def test_a_hand_forming_shuffler_that_only_cuts_is_named_by_the_run(table_factory) -> None:
+    """Three Card Poker from a hand-forming shuffler: every round is a deal of its own (12 cards of
+    52, a folded hand collected unseen is a gap), far too small to test alone; the run of them names
+    a shuffler that only cuts."""
+    table = table_factory(game="three_card_poker", seed=6, rig={"faults": ["shuffler.cut_only@shuffle:2"]},
+                          pass_probability=0.0).start()
+    alarm, shuffles = _shoes_to_warning(table)
+    assert "deals compared since the counts began, together, repeat the order of the deals" in alarm["data"]["message"]
+    print(f"\nthree_card_poker cut_only@shuffle:2 (seed 6): shuffle_suspect after {shuffles - 2} faulty deals "
+          f"(round {alarm['round']}): {alarm['data']['message']}")
+    figures = table.wait_for(lambda _e: next((m["shuffle"] for m in _integrity(table) if m["shuffle"]["run"]["suspect"]),
+                                             None), what="the run's figures")
+    validate("integrity_shuffle", figures)
+    assert all(not s["tested"] for s in figures["shoes"])
+    assert any(s["public"] < s["dealt"] for s in figures["shoes"])   # folded hands: gaps
+
+
+@pytest.mark.slow
 def test_no_shuffle_figure_before_the_shoes_last_card(table_factory) -> None:
     """A fair table, as the pit receives it: the integrity topic names no shoe until the 3rd shuffle
     (the 2nd shoe compared with the 1st), which comes after the 2nd shoe's last card; the figures
