@@ -17,7 +17,6 @@ from math import comb, factorial, prod
 from typing import Any
 
 from games.cards import card
-
 from games.joker_seven.paytables import PAYTABLES, Paytable
 from games.joker_seven.rules import colour_count
 from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds

@@ -1,0 +1,127 @@
+"""The table's integrity monitors as its loop keeps them (issue 25): what they see of the events the
+table emits, their journaled counts (``meta.integrity``), the pit's ``cmd/integrity_reset`` and
+the retained ``<prefix>/<table>/integrity`` topic (docs/schemas/integrity.json).
+
+Two monitors share this place: the outcome monitor (:mod:`controller.table.outcome_stats`, under
+``outcomes``) and the shuffle monitor (under ``shuffle``; ``null`` until a table has one). Each
+sees every event the table emits, in order, through :meth:`Integrity.observe` -- the events are
+what the pit sees, so nothing a monitor counts is face down -- and raises its findings as the
+table's warning alarms. The counts go to the journal with the events of the same batch, as the
+dice counts do (controller.table.loop), so they outlive a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from controller.table.config import Config
+from controller.table.outcome_stats import MIN_ROUNDS, P_BIAS, RARE_BELOW, OutcomeStats
+from controller.table.publisher import Publisher
+from games import registry
+from games.round import Refused
+
+if TYPE_CHECKING:
+    from controller.table.loop import Table
+
+log = logging.getLogger(__name__)
+
+
+def _outcome_stats(config: Config) -> OutcomeStats | None:
+    """The outcome monitor of the config's game and options, or None for a game with no banked
+    wager to count (the poker room) or that the registry does not know (a test's own machine)."""
+    try:
+        entry = registry.get(config.table.game)
+    except KeyError:
+        return None
+    if entry.outcome_classes is None:
+        return None
+    options = config.options
+    if options is None:
+        try:
+            options = entry.load_options(config.game, config.table.seats)
+        except Exception:   # the machine's build says why, with the config's name
+            return None
+    return OutcomeStats(entry.outcome_classes(options))
+
+
+class Integrity:
+    """The monitors of one table."""
+
+    def __init__(self, table: Table, config: Config) -> None:
+        self.table = table
+        self.outcomes = _outcome_stats(config)
+        self.owed = False   # the retained topic changed since it was last handed to paho
+        self._deck_change = False   # the table went to deck_check from an open state
+
+    @property
+    def active(self) -> bool:
+        return self.outcomes is not None
+
+    # --- what the table emits ----------------------------------------------------------------
+    def observe(self, kind: str, data: Mapping[str, Any]) -> None:
+        """One event the table emitted (called from ``Table.emit``, in order). A round's
+        ``result`` is counted; a deck change -- a deck check that passed after the open table went
+        back to ``deck_check`` (Joker Seven's rules 9-11, a wrong shuffle count) -- starts the
+        counts afresh. The check a table opens with does not: a table reopens with one after every
+        restart and close, and the counts are to outlive those (new decks at a shift's start are
+        the same game: the pit resets the counts when it replaced cards or a device for cause)."""
+        if self.outcomes is None:
+            return
+        if kind == "result" and isinstance(data, Mapping):
+            try:
+                findings = self.outcomes.observe(data)
+            except (KeyError, TypeError, ValueError) as exc:   # a result the classes cannot read
+                log.error("outcome monitor: a result not counted: %s", exc)
+                return
+            for bias in findings:
+                self.table.alarm("outcome_bias", "warning", bias.message, bias.action)
+        elif kind == "transition" and data.get("to") == "deck_check":
+            self._deck_change = data.get("from") != "closed"
+        elif kind == "deck_check" and data.get("ok") is True and self._deck_change:
+            self._deck_change = False
+            discarded = self.outcomes.reset()
+            log.info("outcome counts start afresh after a deck change (%d rounds set aside)", discarded)
+
+    # --- the pit -----------------------------------------------------------------------------
+    def reset(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """``cmd/integrity_reset``: every count (or one ``wager``'s) starts afresh, and may raise
+        ``outcome_bias`` again. Refused, naming the wagers, for a wager the table does not count."""
+        if self.outcomes is None:
+            raise Refused("this table's game has no outcome counts to reset")
+        wager = args.get("wager")
+        try:
+            discarded = self.outcomes.reset(wager)
+        except KeyError as exc:
+            raise Refused(exc.args[0]) from None
+        log.info("outcome counts of %s reset by the pit (%d rounds set aside)", wager or "every wager", discarded)
+        return {"wager": wager, "discarded": discarded}
+
+    # --- journal and topic -------------------------------------------------------------------
+    def load(self, saved: object) -> None:
+        """The counts the journal kept before a restart; what could not be taken up is a warning."""
+        if self.outcomes is None:
+            return
+        outcomes = saved.get("outcomes") if isinstance(saved, dict) else saved
+        for problem in self.outcomes.load(outcomes):
+            self.table.alarm("outcome_counts_reset", "warning", problem,
+                             "nothing to do: the rounds are counted again from now")
+
+    def to_save(self) -> dict[str, Any] | None:
+        """``meta.integrity``, when a round changed the counts: journaled with its events."""
+        if self.outcomes is None or not self.outcomes.changed:
+            return None
+        return {"outcomes": self.outcomes.save()}
+
+    def payload(self, table_id: str) -> dict[str, Any]:
+        assert self.outcomes is not None
+        return {"table": table_id, "ts": time.time(), "p_bias": P_BIAS, "min_rounds": MIN_ROUNDS,
+                "rare_below": RARE_BELOW, "outcomes": self.outcomes.payload(), "shuffle": None}
+
+    def publish(self, publisher: Publisher, table_id: str) -> None:
+        """The retained integrity topic (docs/schemas/integrity.json): newest only, like the state."""
+        if self.outcomes is not None:
+            self.owed = False
+            publisher.publish_integrity(self.payload(table_id))
