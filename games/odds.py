@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Method = Literal["exact", "simulation"]
 
@@ -86,6 +86,31 @@ class GameOdds:
                                           "exact": str(o.probability) if isinstance(o.probability, Fraction)
                                           else None, "net": num(o.net)} for o in w.outcomes]}
                            for w in self.wagers]}
+
+
+@dataclass(frozen=True)
+class OutcomeClasses:
+    """What a table's outcome monitor (controller.table.outcome_stats, issue 25) counts for a game
+    with the table's own options: for each measured quantity (named for the wager it settles, e.g.
+    ``player_dealer_hand``), the probability of each of its classes, which add up to 1; and how a
+    round's published ``result`` data reads as one class per quantity (a quantity the result does
+    not show is left out of the mapping: that round is not counted for it).
+
+    Only what the result publishes may be read (DESIGN.md, "What must never leave the
+    controller"): a folded hand is never counted, and neither is a hand chosen to be shown by a
+    player's decision, whose classes are not those of a random hand."""
+
+    probabilities: Mapping[str, Mapping[str, Fraction | float]]
+    classify: Callable[[Mapping[str, Any]], Mapping[str, str]]
+    method: Method = "exact"
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        for wager, classes in self.probabilities.items():
+            total = sum(classes.values())
+            if abs(float(total) - 1) > 1e-9 or len(classes) < 2:
+                raise ValueError(f"{wager}: the classes' probabilities add up to {float(total)}, not 1 "
+                                 f"(or fewer than two classes)")
 
 
 def no_house_wager(game: str, what: str) -> Callable[[str | None, int | None], GameOdds]:

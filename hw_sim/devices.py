@@ -409,16 +409,26 @@ class SimShuffler(SimDevice):
 
 class SimHandShuffler(SimShuffler):
     """A hand-forming shuffler: after a shuffle it delivers hands of the size the dealer asks
-    for, each as one ``D`` message, from the top of its shuffled stack to the layout."""
+    for, each as one ``D`` message, from the top of its shuffled stack to the layout.
+
+    Its ``biased_hands`` fault (issue 25.4) is a shuffler that forms hands towards a class: from
+    then on, a share of the hands (:data:`BIASED_SHARE`, seeded) is made to hold a pair -- the
+    hand's first card is matched from deeper in the stack -- so pairs and better come too often,
+    which the table's outcome monitor sees in the hands it reveals."""
 
     KIND = "hand_shuffler"
+    BIASED_SHARE = 0.25
 
     def __init__(self, table: Table, port: Port, *, model: str = "SIMHAND", **kw: Any) -> None:
         super().__init__(table, port, model=model, **kw)
         self.delivered: list[list[Card]] = []
+        self.biased = 0.0
+        """The share of hands made to hold a pair (0: a fair shuffler)."""
 
     def deliver_hand(self, size: int) -> list[Card]:
         with self.table.lock:
+            if self.biased and size >= 2 and self.table.rng.random() < self.biased:
+                self._pair_on_top(size)
             taken = self.table.shuffled[:size]
             del self.table.shuffled[:size]
             self.table.layout.extend(taken)
@@ -427,6 +437,31 @@ class SimHandShuffler(SimShuffler):
             self.delivered.append(faces)
             self.link.send(*messages.hand(faces))
         return faces
+
+    def _pair_on_top(self, size: int) -> None:
+        """The next hand of ``size`` is made to hold a pair (under the table's lock): if it holds
+        none, a card of its first card's rank from deeper in the stack takes its second card's
+        place (that card goes where the match was). A joker on top, or no match left: unchanged."""
+        stack = self.table.shuffled
+        hand = stack[:size]
+        if len(hand) < 2 or hand[0].face.is_joker:
+            return
+        ranks = [c.face.rank for c in hand if not c.face.is_joker]
+        if len(ranks) != len(set(ranks)):
+            return
+        for i in range(size, len(stack)):
+            if not stack[i].face.is_joker and stack[i].face.rank == hand[0].face.rank:
+                stack[1], stack[i] = stack[i], stack[1]
+                return
+
+    def _injectors(self) -> dict[str, Callable[..., None]]:
+        out = super()._injectors()
+        out["biased_hands"] = self._bias
+        return out
+
+    def _bias(self, share: float = BIASED_SHARE) -> None:
+        with self.table.lock:
+            self.biased = share
 
 
 class _Wire:

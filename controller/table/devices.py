@@ -23,21 +23,17 @@ from typing import TYPE_CHECKING, Any
 from controller.table.config import Config
 from controller.table.dice_stats import DiceStats
 from controller.table.publisher import Publisher
-from controller.table.shuffle_stats import UNREAD_BY_FAULT, ShuffleStats
 from drivers.dice_report import DEFAULT_DICE
 from drivers.events import (
     ButtonPressed,
     CardCount,
-    CardDrawn,
     DeviceEvent,
     DeviceFault,
     DeviceOffline,
     DeviceOnline,
     DiceRead,
     FramesDropped,
-    HandDelivered,
 )
-from games.decks import DeckSpec
 from games.round import Refused
 
 if TYPE_CHECKING:
@@ -65,7 +61,6 @@ class Devices:
                 if dev.kind == "dice_cup"}
         self.dice = DiceStats(cups) if cups else None  # dice integrity: counts journaled, published retained
         self.dice_owed = False   # the retained dice topic changed since it was last handed to paho
-        self.shuffle: ShuffleStats | None = None   # shuffle integrity, once the machine's deck is known
         self._autostart = False  # table.autostart, until every device has said hello
         self._autostart_logged = False
 
@@ -77,8 +72,6 @@ class Devices:
         assert machine is not None
         if self.dice is not None:
             self._count_dice(event)
-        if self.shuffle is not None:
-            self._count_cards(event)
         mark = table.pending_mark()
         match event:
             case ButtonPressed(button=button, seat=seat):
@@ -159,47 +152,6 @@ class Devices:
         if self.dice is not None:
             self.dice_owed = False
             publisher.publish_dice({"table": table_id, "ts": time.time(), **self.dice.payload()})
-
-    # -- the order of the cards dealt (controller.table.shuffle_stats) ---------------------
-
-    def _count_cards(self, event: DeviceEvent) -> None:
-        """Every card that leaves the shoe or the hand-forming shuffler, in that order, whatever the
-        round makes of it: it has left. Its face counts once the table's events make it public."""
-        assert self.shuffle is not None
-        match event:
-            case CardDrawn(card=card):
-                self.shuffle.dealt(card.code)
-            case HandDelivered(cards=cards):
-                for card in cards:
-                    self.shuffle.dealt(card.code)
-            case DeviceFault(code=code) if code in UNREAD_BY_FAULT:
-                for _ in range(UNREAD_BY_FAULT[code]):
-                    self.shuffle.dealt(None)
-
-    def load_shuffle(self, saved: object, spec: DeckSpec | None) -> None:
-        """The shuffle monitor of a table that plays cards, with what the journal kept of it."""
-        if spec is None or spec.size < 4:
-            return
-        self.shuffle = ShuffleStats({card.code: n for card, n in spec.counts.items()})
-        for problem in self.shuffle.load(saved):
-            self.table.alarm("shuffle_counts_reset", "warning", problem,
-                             "nothing to do: the deals are compared again from the next shuffle on")
-
-    def shuffle_seen(self, kind: str, data: dict) -> None:
-        """One of the table's events, for the shuffle monitor; a deal it finds suspect is a warning."""
-        if self.shuffle is not None:
-            for suspect in self.shuffle.observe(kind, data):
-                self.table.alarm("shuffle_suspect", "warning", suspect.message, suspect.action)
-
-    def shuffle_to_save(self) -> dict | None:
-        """The monitor's state, when cards or a shuffle changed it: journaled with their events."""
-        return self.shuffle.save() if self.shuffle is not None and self.shuffle.changed else None
-
-    def publish_integrity(self, publisher: Publisher, table_id: str, *, always: bool = False) -> None:
-        """The retained integrity topic's ``shuffle`` figures, when a finished deal changed them
-        (``always``: on a reconnect)."""
-        if self.shuffle is not None and (always or not self.shuffle.published):
-            publisher.publish_integrity({"table": table_id, "ts": time.time(), "shuffle": self.shuffle.payload()})
 
     # -- in step with this process ------------------------------------------------------
 

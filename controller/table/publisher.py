@@ -104,7 +104,7 @@ class Topics:
 
     @property
     def integrity(self) -> str:
-        """Retained: the table's integrity figures (the shuffle's: controller.table.shuffle_stats)."""
+        """Retained: the outcome (and shuffle) counts and tests (controller.table.integrity)."""
         return f"{self.base}/integrity"
 
     def event(self, kind: str) -> str:

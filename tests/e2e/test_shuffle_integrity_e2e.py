@@ -24,8 +24,12 @@ def _shoes_to_warning(table) -> tuple[dict, int]:
 
 
 def _integrity(table) -> list[dict]:
+    """The integrity topic's messages so far, each valid against its schema (docs/schemas/integrity.json)."""
     with table.cond:
-        return [p for t, p in table.messages if t == f"{table.base}/integrity"]
+        found = [p for t, p in table.messages if t == f"{table.base}/integrity"]
+    for message in found:
+        validate("integrity", message)
+    return found
 
 
 @pytest.mark.slow

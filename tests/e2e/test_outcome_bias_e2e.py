@@ -1,0 +1,80 @@
+"""The outcome monitor end to end (issue 25.1 and 25.4): a simulated hand-forming shuffler biased
+towards a class (``biased_hands``: a quarter of its hands made to hold a pair) deals Three Card
+Poker on a real broker, and a pit subscriber receives the ``outcome_bias`` warning naming the
+player-dealer's hand and the pair; the same table with a fair shuffler deals as long without one.
+The number of rounds each took is printed (``-s``) and quoted in docs/operations.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.shared.schemas import validate, validate_event
+from controller.table.outcome_stats import MIN_ROUNDS
+
+OPTIONS = {"deal_from": "hand_shuffler", "decks": 1}
+
+
+def _bias(events: list[dict]) -> dict | None:
+    return next((e for e in events if e["kind"] == "alarm" and e["data"]["code"] == "outcome_bias"), None)
+
+
+def _integrity(table) -> dict:
+    with table.cond:
+        found = [p for t, p in table.messages if t == f"{table.base}/integrity"]
+    return found[-1]
+
+
+def _weaker(share: float):
+    """The rig's hand-forming shuffler biased from the start with another share than the fault's."""
+    def prepare(rig) -> None:
+        rig.devices["shuffler"].inject("biased_hands", share=share)
+    return prepare
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "share"), [(21, None), (22, None), (24, 0.08)])
+def test_a_shuffler_that_forms_pairs_too_often_is_named_by_outcome_bias(seed: int, share: float | None,
+                                                                      table_factory, subscriber) -> None:
+    """``biased_hands@round:1`` (a quarter of the hands made to hold a pair), and a subtler shuffler
+    (8 %) set up on the rig directly: each named, the subtler one later."""
+    if share is None:
+        table = table_factory(game="three_card_poker", seed=seed, game_options=OPTIONS,
+                              rig={"faults": ["biased_hands@round:1"]}).start()
+    else:
+        table = table_factory(game="three_card_poker", seed=seed, game_options=OPTIONS, prepare=_weaker(share)).start()
+    pit = subscriber(f"{table.base}/event/alarm")   # the pit's alarm feed, apart from everything else
+    alarm = pit.wait_for(lambda m: m.json()["data"]["code"] == "outcome_bias", timeout=400).json()
+    table.dealer.paused.set()
+    validate_event(alarm, game="three_card_poker")
+    data = alarm["data"]
+    assert data["severity"] == "warning"
+    assert data["message"].startswith("player_dealer_hand: 'pair' came ")
+    results = [e for e in table.events("result") if e["round"] <= alarm["round"]]
+    pairs = sum(1 for e in results if e["data"]["dealer"]["hand"] == "pair")
+    rounds = len(results)
+    assert rounds >= MIN_ROUNDS
+    payload = table.wait_for(lambda _e: (p := _integrity(table))["outcomes"]["player_dealer_hand"]["flagged"] and p,
+                             what="the integrity topic to name the class")
+    validate("integrity", payload)
+    assert "pair" in payload["outcomes"]["player_dealer_hand"]["flagged"]
+    print(f"\nseed {seed}, {100 * (share or 0.25):.0f} % of hands made pairs: biased_hands from round 1 named by outcome_bias after {rounds} rounds "
+          f"(the player-dealer's hand a pair {pairs} times, {100 * pairs / rounds:.1f} %; fair 16.9 %): "
+          f"{data['message']}")
+
+
+@pytest.mark.slow
+def test_a_fair_hand_forming_shuffler_raises_no_outcome_bias(table_factory, subscriber) -> None:
+    rounds = MIN_ROUNDS + 150
+    table = table_factory(game="three_card_poker", seed=23, game_options=OPTIONS)
+    pit = subscriber(f"{table.base}/event/result")
+    table.start()
+    pit.wait_for(lambda m: m.json()["round"] >= rounds, timeout=300)
+    table.dealer.paused.set()
+    assert _bias(table.events()) is None
+    payload = table.wait_for(lambda _e: (p := _integrity(table))["outcomes"]["player_dealer_hand"]["rounds"]
+                             >= rounds and p, what="the integrity topic to catch up")
+    validate("integrity", payload)
+    hand = payload["outcomes"]["player_dealer_hand"]
+    assert hand["flagged"] == [] and hand["p_value"] > 1e-4
+    print(f"\nfair: {hand['rounds']} rounds, no outcome_bias; chi-square {hand['chi_square']:.2f} on {hand['df']} df, "
+          f"p = {hand['p_value']:.3f}")
