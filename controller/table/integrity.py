@@ -11,7 +11,7 @@ card as it leaves the shoe (:meth:`Integrity.device_event`), face down or not, f
 counts only the faces the events make public, and publishes a deal's figures only once the next
 shuffle has ended it. The counts go to the journal with the events of the same batch, as the
 dice counts do (controller.table.loop): the outcomes in ``meta.integrity``, the shuffle monitor's
-deals in ``meta.shuffle`` (written as each card leaves the shoe), so they outlive a restart.
+deals in ``meta.shuffle`` (written as each round begins and at each shuffle), so they outlive a restart.
 """
 
 from __future__ import annotations
@@ -167,7 +167,8 @@ class Integrity:
                                  "nothing to do: the deals are compared again from the next shuffle on")
 
     def shuffle_to_save(self) -> dict[str, Any] | None:
-        """``meta.shuffle``, when a card or a shuffle changed it: journaled with their events."""
+        """``meta.shuffle``, when a round began after cards were dealt, or a shuffle: journaled with
+        their events (controller.table.shuffle_stats, ``changed``)."""
         if self.shuffle is None or not self.shuffle.changed:
             return None
         return self.shuffle.save()

@@ -300,11 +300,10 @@ class Table:
             if integrity is not None:
                 meta["integrity"] = integrity  # the outcome counts and the result they counted, likewise
             if shuffle is not None:
-                meta["shuffle"] = shuffle  # the cards dealt and their events, likewise
+                meta["shuffle"] = shuffle  # the deal so far, at a round's start or a shuffle, likewise
             events = self.journal.append_many(pending, meta=meta)
         elif dice is not None or integrity is not None or shuffle is not None:
-            # a throw counted that made no event (no dice were due); counts reset by a refused command;
-            # a card that left the shoe unread
+            # a throw counted that made no event (no dice were due); counts reset by a refused command
             self.journal.set_meta(**{k: v for k, v in (("dice", dice), ("integrity", integrity), ("shuffle", shuffle))
                                      if v is not None})
         self.devices.dice_owed = self.devices.dice_owed or dice is not None

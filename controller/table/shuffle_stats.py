@@ -24,9 +24,9 @@ Two tests, each at :data:`P_SUSPECT`, each a ``shuffle_suspect`` warning:
 Which of these a fair shuffle trips over a shift, and how fast each simulated fault is named:
 docs/operations.md, "Shuffle integrity" (tools/shuffle_calibration.py measures it).
 
-The state is the journal's (``meta.shuffle``, with the events of the same batch): the deal so far
-(cards dealt face down included: they have left the shoe, and the round machine's saved state holds
-them too), the previous deal's public order and the run. A deck change drops the previous deal
+The state is the journal's (``meta.shuffle``, with the events of the same batch, at each round's
+start and each shuffle): the deal so far (cards dealt face down included: they have left the shoe,
+and the round machine's saved state holds them too), the previous deal's public order and the run. A deck change drops the previous deal
 (new physical cards); the counts start afresh on :meth:`ShuffleStats.reset`.
 """
 
@@ -150,7 +150,11 @@ class ShuffleStats:
         self.history: list[ShoeResult] = []
         self._new_deck_due = False
         self.changed = False
-        """Something to journal since the table last took :meth:`save`."""
+        """Something to journal since the table last took :meth:`save`: a round begun after cards were
+        dealt, a shuffle, a reset. Not every card: writing the deal (some kilobytes) with each card
+        would cost the card's way to the pit; a restart loses at most the round in progress, which
+        the recovery voids, and a deal with cards missing is still a fair test (any positions of a
+        random order are random), with a few pairs fewer."""
         self.published = True
         """False while a finished deal's figures wait to be published (the topic changes only then)."""
 
@@ -159,12 +163,12 @@ class ShuffleStats:
         """A card left the shoe (or the hand-forming shuffler): its face, None if it left unread."""
         self.deal.faces.append(face if face in self.copies else None)
         self.deal.public.append(False)
-        self.changed = True
 
     def observe(self, kind: str, data: Mapping[str, Any]) -> list[Suspect]:
         """One of the table's events (what the pit sees): a face made public, a round begun, a deck
         change, or a shuffle, which ends the deal. The warnings a finished deal raises."""
         if kind == "round_start":
+            self.changed = self.changed or self.deal.round_from != len(self.deal.faces)  # the last round's cards
             self.deal.round_from = len(self.deal.faces)
             rnd = data.get("round")
             if isinstance(rnd, int) and not isinstance(rnd, bool):
@@ -197,7 +201,6 @@ class ShuffleStats:
         for i in range(len(deal.faces) - 1, deal.round_from - 1, -1):
             if deal.faces[i] == face and not deal.public[i]:
                 deal.public[i] = True
-                self.changed = True
                 return
 
     def shuffled(self) -> list[Suspect]:

@@ -187,3 +187,17 @@ def test_the_payload_is_valid_against_its_schema() -> None:
         deal(stats, order, round_=1)
         stats.observe("shuffle", {})
     validate("integrity_shuffle", stats.payload())
+
+
+def test_the_deal_is_journaled_as_each_round_begins_and_at_a_shuffle_not_with_every_card() -> None:
+    stats = ShuffleStats(EIGHT_DECKS)
+    stats.observe("round_start", {"round": 1})
+    assert not stats.changed   # nothing dealt yet
+    stats.dealt("AS")
+    stats.observe("card", {"face": "up", "card": "AS"})
+    assert not stats.changed
+    stats.observe("round_start", {"round": 2})
+    assert stats.changed and stats.save()["deal"]["faces"] == ["AS"] and not stats.changed
+    stats.dealt("KH")
+    stats.observe("shuffle", {})
+    assert stats.changed and stats.save()["previous"] == ["AS", None]   # KH never shown
