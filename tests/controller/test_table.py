@@ -854,3 +854,23 @@ def test_dice_reset_on_a_table_without_a_cup_is_refused(make_table) -> None:
     assert not reply["ok"] and reply["error"] == "refused: this table has no dice cup"
     h.pit.drain()
     assert not [m for m in h.pit.seen if m.topic == f"{TOPIC}/dice"], "no dice topic without a cup"
+
+
+def test_the_shuffle_monitors_deal_survives_a_restart(make_table) -> None:
+    """Issue 25.2: the cards dealt since the shuffle are journaled (``meta.shuffle``) as the next
+    round begins, the face-down card once revealed as public, and a restarted table takes them up."""
+    first = make_table()
+    load_shoe(first)
+    deal(first, "2H 3D 4S 5C")   # the banker's 5C face down, revealed with the result
+    first.event("result")
+    first.put(ButtonPressed("buttons", "deal"), ButtonPressed("buttons", "deal"))
+    first.event("round_start", lambda d: d["round"] == 2)
+    first.stop()
+    with sqlite3.connect(first.journal_path) as db:
+        saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'shuffle'").fetchone()[0])
+    assert saved["deal"]["faces"] == ["2H", "3D", "4S", "5C"] and saved["deal"]["public"] == [True] * 4
+    second = make_table()
+    shuffle = second.table.integrity.shuffle
+    assert shuffle is not None and shuffle.deal.order() == ["2H", "3D", "4S", "5C"]
+    figures = second.pit.wait_for(lambda m: m.topic == f"{TOPIC}/integrity").json()["shuffle"]
+    assert figures["shoes"] == [] and figures["run"]["shoes"] == 0   # nothing compared, nothing published
