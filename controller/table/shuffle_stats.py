@@ -13,7 +13,7 @@ order of cards still in a shoe never leaves the controller, and no figure depend
 Two tests, each at :data:`P_SUSPECT`, each a ``shuffle_suspect`` warning:
 
 - **the shoe**: one deal against the one before, when its expected count is at least
-  :data:`MIN_SHOE` (an eight-deck baccarat shoe expects about 470 matches; a Joker Seven deck of 7
+  :data:`MIN_SHOE` (an eight-deck baccarat shoe expects about 490 matches; a Joker Seven deck of 7
   cards dealt about 0.1, so it is never tested alone);
 - **the run**: every deal compared since the counts began, summed (each deal's expected count is
   exact given the one before, so the sums of observed minus expected counts make a martingale and
@@ -43,7 +43,7 @@ P_SUSPECT = 0.001
 """A deal (or the run) whose p-value is below this is a ``shuffle_suspect`` warning."""
 MIN_SHOE = 50.0
 """The expected count a deal needs to be tested alone: a shoe of many rounds (eight decks of
-baccarat: about 470). A deal shuffled every round is tested only in the run: with hundreds of them a
+baccarat: about 490). A deal shuffled every round is tested only in the run: with hundreds of them a
 shift, each tested alone would trip the threshold several times a week."""
 MIN_RUN = 1.0
 """The expected count the run needs: below it one chance match would look like a signal."""
