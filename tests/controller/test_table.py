@@ -242,7 +242,7 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
                                  "line 1 column 2 (char 1)"),
     ("open", b"[1]", None, "the payload must be a JSON object"),
     ("frobnicate", b'{"id": "x1"}', "x1", "unknown command: the commands are open, close, void, "
-                                          "resume, rebirth, replay, button, dice_reset"),
+                                          "resume, rebirth, replay, button, dice_reset, integrity_reset"),
     ("replay", b'{"id": "r1", "to": 3}', "r1", "bad replay command: from: is required"),
     ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1"),
     ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", "bad replay command: from: must be an integer"),

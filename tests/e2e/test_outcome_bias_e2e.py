@@ -46,6 +46,9 @@ def test_a_shuffler_that_forms_pairs_too_often_is_named_by_outcome_bias(seed: in
     alarm = pit.wait_for(lambda m: m.json()["data"]["code"] == "outcome_bias", timeout=400).json()
     table.dealer.paused.set()
     validate_event(alarm, game="three_card_poker")
+    # the alarm came with its round's result: the table's own pit has that result too before counting
+    table.wait_for(lambda events: any(e["kind"] == "result" and e["round"] == alarm["round"] for e in events),
+                   what="the alarm's round's result")
     data = alarm["data"]
     assert data["severity"] == "warning"
     assert data["message"].startswith("player_dealer_hand: 'pair' came ")
