@@ -251,3 +251,20 @@ def test_the_payload_has_every_class_with_its_expected_count_and_the_rare_tail()
     assert out["outcome"]["df"] == 2 and out["outcome"]["pooled"] == []
     assert out["outcome"]["chi_square"] == pytest.approx(ref.statistic, rel=1e-4)
     assert out["outcome"]["p_value"] == pytest.approx(ref.pvalue)
+
+
+@pytest.mark.parametrize("game", ["double_hand", "hot_action", "pai_gow_tiles"])
+def test_the_dice_games_count_the_total_of_their_throw(game: str) -> None:
+    """Three dice: 216 throws; a total of 3 one way, 10 twenty-seven ways (6+6+... by hand: the
+    triples summing to 10 are the 27 permutations of 136, 145, 226, 235, 244, 334)."""
+    entry = registry.get(game)
+    p = entry.outcome_classes(entry.load_options(entry.demo.get("game", {}), entry.demo.get("seats", 6)))
+    totals = p.probabilities["dice_total"]
+    assert totals["3"] == Fraction(1, 216) and totals["10"] == Fraction(27, 216) and len(totals) == 16
+    assert p.classify({"anything": 1}) == {}
+    assert p.readers["dice"]({"values": [6, 3, 1], "total": 10, "seat": 2}) == {"dice_total": "10"}
+    stats = OutcomeStats(p)
+    assert stats.reads("dice") and stats.reads("result") and not stats.reads("card")
+    stats.observe({"values": [6, 3, 1], "total": 10, "seat": 2}, "dice")
+    stats.observe({"whatever": 1})    # the result: nothing of it is counted
+    assert stats.wagers["dice_total"].counts["10"] == 1 and stats.wagers["dice_total"].rounds == 1

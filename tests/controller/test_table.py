@@ -464,9 +464,10 @@ def test_a_broker_restart_loses_nothing(make_table, broker, subscriber) -> None:
     while h.undelivered() and time.monotonic() < deadline:
         time.sleep(0.05)  # test only: waiting for paho's reconnect
     assert h.undelivered() == 0
-    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth and state again
-    retained = {m.topic: m.json() for m in (late.get(), late.get())}
+    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth, state and integrity again
+    retained = {m.topic: m.json() for m in (late.get(), late.get(), late.get())}
     assert retained[f"{TOPIC}/status"]["online"] and retained[f"{TOPIC}/state"]["state"] == "result"
+    assert retained[f"{TOPIC}/integrity"]["outcomes"]["winner"]["rounds"] == 1   # baccarat's outcome counts
 
 
 def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table) -> None:

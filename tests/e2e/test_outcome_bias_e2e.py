@@ -81,3 +81,16 @@ def test_a_fair_hand_forming_shuffler_raises_no_outcome_bias(table_factory, subs
     assert hand["flagged"] == [] and hand["p_value"] > 1e-4
     print(f"\nfair: {hand['rounds']} rounds, no outcome_bias; chi-square {hand['chi_square']:.2f} on {hand['df']} df, "
           f"p = {hand['p_value']:.3f}")
+
+
+def test_a_dice_game_counts_the_total_of_each_throw_its_rounds_used(table_factory) -> None:
+    """Pai Gow Tiles (no cards): the integrity topic counts the total of every ``dice`` event."""
+    table = table_factory(game="pai_gow_tiles", seed=25).start()
+    table.wait_for(lambda events: len([e for e in events if e["kind"] == "result"]) >= 5, what="5 results")
+    table.dealer.paused.set()
+    throws = [e["data"]["total"] for e in table.events("dice")]
+    payload = table.wait_for(lambda _e: (p := _integrity(table))["outcomes"]["dice_total"]["rounds"] >= len(throws)
+                             and p, what="the integrity topic to catch up")
+    validate("integrity", payload)
+    counted = {c["name"]: c["count"] for c in payload["outcomes"]["dice_total"]["classes"] if c["count"]}
+    assert counted == {str(t): throws.count(t) for t in set(throws)}
