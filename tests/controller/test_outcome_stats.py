@@ -268,3 +268,24 @@ def test_the_dice_games_count_the_total_of_their_throw(game: str) -> None:
     stats.observe({"values": [6, 3, 1], "total": 10, "seat": 2}, "dice")
     stats.observe({"whatever": 1})    # the result: nothing of it is counted
     assert stats.wagers["dice_total"].counts["10"] == 1 and stats.wagers["dice_total"].rounds == 1
+
+
+def test_seven_card_thrill_dealer_classes_by_hand() -> None:
+    """Five aces: the four aces, the joker and any 2 of the other 48 cards, C(48, 2) = 1,128 of the
+    C(53, 7) hands; a pair is named by its rank from the dealer's seven cards."""
+    p = classes("seven_card_thrill", {})
+    hands = p.probabilities["dealer_hand"]
+    assert hands["five aces"] == Fraction(1128, comb(53, 7)) and sum(hands.values()) == 1
+    result = {"dealer": {"cards": ["KS", "KH", "2D", "5C", "7H", "9S", "JD"], "hand": "pair"}}
+    assert p.classify(result) == {"dealer_hand": "pair of K"}
+
+
+def test_no_bust_player_dealer_classes_by_hand() -> None:
+    """Six decks of 53 (a joker each): a natural is the first two cards both jokers, 6/318 x 5/317."""
+    p = classes("no_bust", {"decks": 6, "jokers_per_deck": 1})
+    hands = p.probabilities["player_dealer_hand"]
+    assert hands["natural (two jokers)"] == Fraction(6 * 5, 318 * 317) and sum(hands.values()) == 1
+    assert p.classify({"dealer": {"total": 19, "soft": False, "joker": False, "natural": False, "over": False}}) == {
+        "player_dealer_hand": "19"}
+    assert p.classify({"dealer": {"total": None, "soft": False, "joker": True, "natural": True, "over": False}}) == {
+        "player_dealer_hand": "natural (two jokers)"}
