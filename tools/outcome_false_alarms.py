@@ -10,7 +10,7 @@ monitor as the table does. A shift with at least one finding is a false alarm.
     .venv/bin/python tools/outcome_false_alarms.py --shifts 400 --hours 8 --seed 1
 
 Paces (rounds an hour, a human dealer): baccarat 70, Three Card Poker 60, Joker Seven 60, 7 Card
-Thrill 50, No Bust 60, the three
+Thrill 50, No Bust 60, Bet'Win 60, the three
 dice games (a throw of three dice a round; run as hot_action) 60.
 """
 
@@ -31,12 +31,12 @@ from games.no_bust import rules as no_bust
 from games.three_card_poker import rules as tcp
 
 PACE = {"baccarat": 70, "three_card_poker": 60, "joker_seven": 60, "seven_card_thrill": 50, "no_bust": 60,
-        "hot_action": 60}
+        "betwin": 60, "hot_action": 60}
 """Hot Action stands for the three dice games (Double-Hand, Hot Action, Pai Gow Tiles: the same test
 of a three-dice total), at the pace of the fastest of them."""
 OPTIONS: dict[str, dict[str, Any]] = {"baccarat": {}, "three_card_poker": {"deal_from": "hand_shuffler", "decks": 1},
                                       "joker_seven": {"paytable": "generic"}, "seven_card_thrill": {}, "no_bust": {},
-                                      "hot_action": {}}
+                                      "betwin": {}, "hot_action": {}}
 
 
 def _dice(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
@@ -97,9 +97,16 @@ def _no_bust(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
         yield "result", {"dealer": {"cards": [c.code for c in hand], **no_bust.total(hand, highest).to_dict()}}
 
 
+def _betwin(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
+    deck = options.spec.all_cards()
+    while True:
+        waiting, adjoining = rng.sample(deck, 2)
+        yield "result", {"waiting": waiting.code, "adjoining": adjoining.code}
+
+
 DEALS: dict[str, Callable[[random.Random, Any], Iterator[tuple[str, dict]]]] = {
     "baccarat": _baccarat, "three_card_poker": _three_card_poker, "joker_seven": _joker_seven,
-    "seven_card_thrill": _seven_card_thrill, "no_bust": _no_bust, "hot_action": _dice}
+    "seven_card_thrill": _seven_card_thrill, "no_bust": _no_bust, "betwin": _betwin, "hot_action": _dice}
 
 
 def shift_alarms(game: str, rounds: int, seed: int, p_bias: float, min_rounds: int) -> list[Any]:

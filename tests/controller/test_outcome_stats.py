@@ -289,3 +289,14 @@ def test_no_bust_player_dealer_classes_by_hand() -> None:
         "player_dealer_hand": "19"}
     assert p.classify({"dealer": {"total": None, "soft": False, "joker": True, "natural": True, "over": False}}) == {
         "player_dealer_hand": "natural (two jokers)"}
+
+
+def test_betwin_dealer_cards_by_hand() -> None:
+    """Six decks of 44 (4 jokers each): two jokers 24 x 23 of 264 x 263 ordered pairs; a 3 with a
+    joker after it (the joker below 1, rule 3.5: the second card is the joker, the 3 decides)
+    makes a zone of three values."""
+    p = classes("betwin", {})
+    cards = p.probabilities["dealer_cards"]
+    assert cards["two jokers"] == Fraction(24 * 23, 264 * 263) and sum(cards.values()) == 1
+    assert p.classify({"waiting": "3S", "adjoining": "JK"}) == {"dealer_cards": "width 3"}
+    assert p.classify({"waiting": "3S", "adjoining": "3H"}) == {"dealer_cards": "identical"}

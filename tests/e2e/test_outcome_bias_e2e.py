@@ -97,7 +97,7 @@ def test_a_dice_game_counts_the_total_of_each_throw_its_rounds_used(table_factor
 
 
 @pytest.mark.parametrize("game", ["baccarat", "joker_seven", "three_card_poker", "seven_card_thrill", "no_bust",
-                                  "double_hand", "hot_action"])
+                                  "betwin", "double_hand", "hot_action"])
 def test_every_counting_game_counts_each_published_round(game: str, table_factory, caplog) -> None:
     """Each game's simulated rounds: every result (a dice game's every throw) is counted once in a
     class its probabilities know (a class they lack is logged and the round not counted)."""
