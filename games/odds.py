@@ -104,6 +104,9 @@ class OutcomeClasses:
     classify: Callable[[Mapping[str, Any]], Mapping[str, str]]
     method: Method = "exact"
     notes: tuple[str, ...] = field(default=())
+    readers: Mapping[str, Callable[[Mapping[str, Any]], Mapping[str, str]]] = field(default_factory=dict)
+    """Other published events read as classes, by event kind: a dice game's ``dice`` event (the
+    throw the round used) gives its total (:func:`dice_totals`)."""
 
     def __post_init__(self) -> None:
         for wager, classes in self.probabilities.items():
@@ -111,6 +114,26 @@ class OutcomeClasses:
             if abs(float(total) - 1) > 1e-9 or len(classes) < 2:
                 raise ValueError(f"{wager}: the classes' probabilities add up to {float(total)}, not 1 "
                                  f"(or fewer than two classes)")
+
+
+DICE_TOTAL = "dice_total"
+
+
+def dice_totals(dice: int) -> OutcomeClasses:
+    """The total of a throw of ``dice`` fair dice, each total's ways over 6**dice (exact), read from
+    the round's ``dice`` event (issue 25: the dice games' totals). The seat a throw reaches is the
+    total counted round the table from the shaker: a function of the total, so its test is this one."""
+    ways = {0: 1}
+    for _ in range(dice):
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0) + n
+        ways = nxt
+    throws = 6 ** dice
+    return OutcomeClasses({DICE_TOTAL: {str(t): Fraction(n, throws) for t, n in sorted(ways.items())}},
+                          lambda result: {},
+                          readers={"dice": lambda data: {DICE_TOTAL: str(data["total"])}})
 
 
 def no_house_wager(game: str, what: str) -> Callable[[str | None, int | None], GameOdds]:

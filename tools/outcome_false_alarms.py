@@ -9,7 +9,9 @@ monitor as the table does. A shift with at least one finding is a false alarm.
 
     .venv/bin/python tools/outcome_false_alarms.py --shifts 400 --hours 8 --seed 1
 
-Paces (rounds an hour, a human dealer): baccarat 70, Three Card Poker 60, Joker Seven 60.
+Paces (rounds an hour, a human dealer): baccarat 70, Three Card Poker 60, Joker Seven 60, 7 Card
+Thrill 50, No Bust 60, Bet'Win 60, the three
+dice games (a throw of three dice a round; run as hot_action) 60.
 """
 
 from __future__ import annotations
@@ -25,14 +27,25 @@ from controller.table.outcome_stats import MIN_ROUNDS, P_BIAS, OutcomeStats
 from games import registry
 from games.baccarat import rules as baccarat
 from games.cards import Card
+from games.no_bust import rules as no_bust
 from games.three_card_poker import rules as tcp
 
-PACE = {"baccarat": 70, "three_card_poker": 60, "joker_seven": 60}
+PACE = {"baccarat": 70, "three_card_poker": 60, "joker_seven": 60, "seven_card_thrill": 50, "no_bust": 60,
+        "betwin": 60, "hot_action": 60}
+"""Hot Action stands for the three dice games (Double-Hand, Hot Action, Pai Gow Tiles: the same test
+of a three-dice total), at the pace of the fastest of them."""
 OPTIONS: dict[str, dict[str, Any]] = {"baccarat": {}, "three_card_poker": {"deal_from": "hand_shuffler", "decks": 1},
-                                      "joker_seven": {"paytable": "generic"}}
+                                      "joker_seven": {"paytable": "generic"}, "seven_card_thrill": {}, "no_bust": {},
+                                      "betwin": {}, "hot_action": {}}
 
 
-def _baccarat(rng: random.Random, options: Any) -> Iterator[dict]:
+def _dice(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
+    while True:
+        values = [rng.randint(1, 6) for _ in range(3)]
+        yield "dice", {"values": values, "total": sum(values)}
+
+
+def _baccarat(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
     cards: list[Card] = []
     while True:
         if len(cards) < 14:   # the cut card: a fresh shoe
@@ -47,35 +60,65 @@ def _baccarat(rng: random.Random, options: Any) -> Iterator[dict]:
                 third = baccarat.point(player[2])
             if baccarat.banker_draws(baccarat.total(banker), third):
                 banker.append(cards.pop())
-        yield baccarat.outcome(player, banker).to_dict()
+        yield "result", baccarat.outcome(player, banker).to_dict()
 
 
-def _three_card_poker(rng: random.Random, options: Any) -> Iterator[dict]:
+def _three_card_poker(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
     deck = options.spec.all_cards()
     while True:
         dealer = rng.sample(deck, 3)
-        yield tcp.settle(dealer, {}, options.paytable, options.suited_pair)
+        yield "result", tcp.settle(dealer, {}, options.paytable, options.suited_pair)
 
 
-def _joker_seven(rng: random.Random, options: Any) -> Iterator[dict]:
+def _joker_seven(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
     deck = options.spec.all_cards()
     while True:
-        yield {"cards": [c.code for c in rng.sample(deck, 7)]}
+        yield "result", {"cards": [c.code for c in rng.sample(deck, 7)]}
 
 
-DEALS: dict[str, Callable[[random.Random, Any], Iterator[dict]]] = {
-    "baccarat": _baccarat, "three_card_poker": _three_card_poker, "joker_seven": _joker_seven}
+def _seven_card_thrill(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
+    deck = options.spec.all_cards()
+    while True:
+        yield "result", {"dealer": {"cards": [c.code for c in rng.sample(deck, 7)]}}
+
+
+def _no_bust(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
+    """The player-dealer's hand from a shoe dealt to a cut card 52 from the end (the players'
+    cards, which come before it, change no ending's probability: exchangeability)."""
+    highest = options.readings.highest_total
+    cards: list[Card] = []
+    while True:
+        if len(cards) < 52:
+            cards = options.spec.all_cards()
+            rng.shuffle(cards)
+        hand = [cards.pop(), cards.pop()]
+        while no_bust.player_dealer_draws(hand, highest)[0]:
+            hand.append(cards.pop())
+        yield "result", {"dealer": {"cards": [c.code for c in hand], **no_bust.total(hand, highest).to_dict()}}
+
+
+def _betwin(rng: random.Random, options: Any) -> Iterator[tuple[str, dict]]:
+    deck = options.spec.all_cards()
+    while True:
+        waiting, adjoining = rng.sample(deck, 2)
+        yield "result", {"waiting": waiting.code, "adjoining": adjoining.code}
+
+
+DEALS: dict[str, Callable[[random.Random, Any], Iterator[tuple[str, dict]]]] = {
+    "baccarat": _baccarat, "three_card_poker": _three_card_poker, "joker_seven": _joker_seven,
+    "seven_card_thrill": _seven_card_thrill, "no_bust": _no_bust, "betwin": _betwin, "hot_action": _dice}
 
 
 def shift_alarms(game: str, rounds: int, seed: int, p_bias: float, min_rounds: int) -> list[Any]:
     """The findings of one seeded shift of ``rounds`` fair rounds."""
     entry = registry.get(game)
-    options = entry.load_options(OPTIONS[game], 6)
+    options = entry.load_options(OPTIONS[game], entry.demo.get("seats", 6))
     stats = OutcomeStats(entry.outcome_classes(options), p_bias=p_bias, min_rounds=min_rounds)
     deal = DEALS[game](random.Random(seed), options)
     found = []
     for _ in range(rounds):
-        found += stats.observe(next(deal))
+        kind, data = next(deal)
+        found += stats.observe(data, kind)
     return found
 
 

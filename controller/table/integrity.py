@@ -109,7 +109,7 @@ class Integrity:
     # --- what the table emits ----------------------------------------------------------------
     def observe(self, kind: str, data: Mapping[str, Any]) -> None:
         """One event the table emitted (called from ``Table.emit``, in order). A round's
-        ``result`` is counted; a deck change -- a deck check that passed after the open table went
+        ``result`` is counted (and a dice game's ``dice``, the throw its round used); a deck change -- a deck check that passed after the open table went
         back to ``deck_check`` (Joker Seven's rules 9-11, a wrong shuffle count) -- starts the
         counts afresh. The check a table opens with does not: a table reopens with one after every
         restart and close, and the counts are to outlive those (new decks at a shift's start are
@@ -120,9 +120,9 @@ class Integrity:
             self.owed = self.owed or not self.shuffle.published
         if self.outcomes is None:
             return
-        if kind == "result" and isinstance(data, Mapping):
+        if self.outcomes.reads(kind) and isinstance(data, Mapping):
             try:
-                findings = self.outcomes.observe(data)
+                findings = self.outcomes.observe(data, kind)
             except (KeyError, TypeError, ValueError) as exc:   # a result the classes cannot read
                 log.error("outcome monitor: a result not counted: %s", exc)
                 return

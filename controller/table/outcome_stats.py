@@ -113,11 +113,19 @@ class OutcomeStats:
         return WagerCounts(dict.fromkeys(self.probabilities[wager], 0), self._clock())
 
     # --- what the round says -----------------------------------------------------------------
-    def observe(self, result: Mapping[str, Any]) -> list[OutcomeBias]:
-        """A round's published ``result``: each quantity's class counted; the findings it makes.
-        A class the probabilities do not know is a :class:`ValueError` (a game whose classes and
-        result disagree), and nothing of that round is counted."""
-        classes = self.classes.classify(result)
+    def reads(self, kind: str) -> bool:
+        """Whether an event of ``kind`` is counted: every ``result``, and the game's ``readers``."""
+        return kind == "result" or kind in self.classes.readers
+
+    def observe(self, result: Mapping[str, Any], kind: str = "result") -> list[OutcomeBias]:
+        """A round's published ``result`` (or another event the game reads, such as its ``dice``):
+        each quantity's class counted; the findings it makes. A class the probabilities do not
+        know is a :class:`ValueError` (a game whose classes and result disagree), and nothing of
+        that event is counted."""
+        read = self.classes.classify if kind == "result" else self.classes.readers.get(kind)
+        if read is None:
+            return []
+        classes = read(result)
         for wager, klass in classes.items():
             if klass not in self.probabilities.get(wager, {}):
                 raise ValueError(f"{wager}: the result's class {klass!r} is not one of the expected classes")

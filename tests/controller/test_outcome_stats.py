@@ -251,3 +251,52 @@ def test_the_payload_has_every_class_with_its_expected_count_and_the_rare_tail()
     assert out["outcome"]["df"] == 2 and out["outcome"]["pooled"] == []
     assert out["outcome"]["chi_square"] == pytest.approx(ref.statistic, rel=1e-4)
     assert out["outcome"]["p_value"] == pytest.approx(ref.pvalue)
+
+
+@pytest.mark.parametrize("game", ["double_hand", "hot_action", "pai_gow_tiles"])
+def test_the_dice_games_count_the_total_of_their_throw(game: str) -> None:
+    """Three dice: 216 throws; a total of 3 one way, 10 twenty-seven ways (6+6+... by hand: the
+    triples summing to 10 are the 27 permutations of 136, 145, 226, 235, 244, 334)."""
+    entry = registry.get(game)
+    p = entry.outcome_classes(entry.load_options(entry.demo.get("game", {}), entry.demo.get("seats", 6)))
+    totals = p.probabilities["dice_total"]
+    assert totals["3"] == Fraction(1, 216) and totals["10"] == Fraction(27, 216) and len(totals) == 16
+    assert p.classify({"anything": 1}) == {}
+    assert p.readers["dice"]({"values": [6, 3, 1], "total": 10, "seat": 2}) == {"dice_total": "10"}
+    stats = OutcomeStats(p)
+    assert stats.reads("dice") and stats.reads("result") and not stats.reads("card")
+    stats.observe({"values": [6, 3, 1], "total": 10, "seat": 2}, "dice")
+    stats.observe({"whatever": 1})    # the result: nothing of it is counted
+    assert stats.wagers["dice_total"].counts["10"] == 1 and stats.wagers["dice_total"].rounds == 1
+
+
+def test_seven_card_thrill_dealer_classes_by_hand() -> None:
+    """Five aces: the four aces, the joker and any 2 of the other 48 cards, C(48, 2) = 1,128 of the
+    C(53, 7) hands; a pair is named by its rank from the dealer's seven cards."""
+    p = classes("seven_card_thrill", {})
+    hands = p.probabilities["dealer_hand"]
+    assert hands["five aces"] == Fraction(1128, comb(53, 7)) and sum(hands.values()) == 1
+    result = {"dealer": {"cards": ["KS", "KH", "2D", "5C", "7H", "9S", "JD"], "hand": "pair"}}
+    assert p.classify(result) == {"dealer_hand": "pair of K"}
+
+
+def test_no_bust_player_dealer_classes_by_hand() -> None:
+    """Six decks of 53 (a joker each): a natural is the first two cards both jokers, 6/318 x 5/317."""
+    p = classes("no_bust", {"decks": 6, "jokers_per_deck": 1})
+    hands = p.probabilities["player_dealer_hand"]
+    assert hands["natural (two jokers)"] == Fraction(6 * 5, 318 * 317) and sum(hands.values()) == 1
+    assert p.classify({"dealer": {"total": 19, "soft": False, "joker": False, "natural": False, "over": False}}) == {
+        "player_dealer_hand": "19"}
+    assert p.classify({"dealer": {"total": None, "soft": False, "joker": True, "natural": True, "over": False}}) == {
+        "player_dealer_hand": "natural (two jokers)"}
+
+
+def test_betwin_dealer_cards_by_hand() -> None:
+    """Six decks of 44 (4 jokers each): two jokers 24 x 23 of 264 x 263 ordered pairs; a 3 with a
+    joker after it (the joker below 1, rule 3.5: the second card is the joker, the 3 decides)
+    makes a zone of three values."""
+    p = classes("betwin", {})
+    cards = p.probabilities["dealer_cards"]
+    assert cards["two jokers"] == Fraction(24 * 23, 264 * 263) and sum(cards.values()) == 1
+    assert p.classify({"waiting": "3S", "adjoining": "JK"}) == {"dealer_cards": "width 3"}
+    assert p.classify({"waiting": "3S", "adjoining": "3H"}) == {"dealer_cards": "identical"}

@@ -242,7 +242,7 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
                                  "line 1 column 2 (char 1)"),
     ("open", b"[1]", None, "the payload must be a JSON object"),
     ("frobnicate", b'{"id": "x1"}', "x1", "unknown command: the commands are open, close, void, "
-                                          "resume, rebirth, replay, button, dice_reset"),
+                                          "resume, rebirth, replay, button, dice_reset, integrity_reset"),
     ("replay", b'{"id": "r1", "to": 3}', "r1", "bad replay command: from: is required"),
     ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1"),
     ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", "bad replay command: from: must be an integer"),
@@ -464,12 +464,13 @@ def test_a_broker_restart_loses_nothing(make_table, broker, subscriber) -> None:
     while h.undelivered() and time.monotonic() < deadline:
         time.sleep(0.05)  # test only: waiting for paho's reconnect
     assert h.undelivered() == 0
-    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth and state again
-    retained: dict[str, dict] = {}   # (and the integrity figures: the retained topics come in any order)
-    while not {f"{TOPIC}/status", f"{TOPIC}/state"} <= retained.keys():
+    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth, state and integrity again
+    retained: dict[str, dict] = {}   # (the retained topics come in any order)
+    while not {f"{TOPIC}/status", f"{TOPIC}/state", f"{TOPIC}/integrity"} <= retained.keys():
         message = late.get()
         retained[message.topic] = message.json()
     assert retained[f"{TOPIC}/status"]["online"] and retained[f"{TOPIC}/state"]["state"] == "result"
+    assert retained[f"{TOPIC}/integrity"]["outcomes"]["winner"]["rounds"] == 1   # baccarat's outcome counts
 
 
 def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table) -> None:

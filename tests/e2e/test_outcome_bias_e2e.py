@@ -46,6 +46,9 @@ def test_a_shuffler_that_forms_pairs_too_often_is_named_by_outcome_bias(seed: in
     alarm = pit.wait_for(lambda m: m.json()["data"]["code"] == "outcome_bias", timeout=400).json()
     table.dealer.paused.set()
     validate_event(alarm, game="three_card_poker")
+    # the alarm came with its round's result: the table's own pit has that result too before counting
+    table.wait_for(lambda events: any(e["kind"] == "result" and e["round"] == alarm["round"] for e in events),
+                   what="the alarm's round's result")
     data = alarm["data"]
     assert data["severity"] == "warning"
     assert data["message"].startswith("player_dealer_hand: 'pair' came ")
@@ -78,3 +81,36 @@ def test_a_fair_hand_forming_shuffler_raises_no_outcome_bias(table_factory, subs
     assert hand["flagged"] == [] and hand["p_value"] > 1e-4
     print(f"\nfair: {hand['rounds']} rounds, no outcome_bias; chi-square {hand['chi_square']:.2f} on {hand['df']} df, "
           f"p = {hand['p_value']:.3f}")
+
+
+def test_a_dice_game_counts_the_total_of_each_throw_its_rounds_used(table_factory) -> None:
+    """Pai Gow Tiles (no cards): the integrity topic counts the total of every ``dice`` event."""
+    table = table_factory(game="pai_gow_tiles", seed=25).start()
+    table.wait_for(lambda events: len([e for e in events if e["kind"] == "result"]) >= 5, what="5 results")
+    table.dealer.paused.set()
+    throws = [e["data"]["total"] for e in table.events("dice")]
+    payload = table.wait_for(lambda _e: (p := _integrity(table))["outcomes"]["dice_total"]["rounds"] >= len(throws)
+                             and p, what="the integrity topic to catch up")
+    validate("integrity", payload)
+    counted = {c["name"]: c["count"] for c in payload["outcomes"]["dice_total"]["classes"] if c["count"]}
+    assert counted == {str(t): throws.count(t) for t in set(throws)}
+
+
+@pytest.mark.parametrize("game", ["baccarat", "joker_seven", "three_card_poker", "seven_card_thrill", "no_bust",
+                                  "betwin", "double_hand", "hot_action"])
+def test_every_counting_game_counts_each_published_round(game: str, table_factory, caplog) -> None:
+    """Each game's simulated rounds: every result (a dice game's every throw) is counted once in a
+    class its probabilities know (a class they lack is logged and the round not counted)."""
+    caplog.set_level("ERROR", logger="controller.table.integrity")
+    table = table_factory(game=game, seed=26).start()
+    table.wait_for(lambda events: len([e for e in events if e["kind"] == "result"]) >= 6, what="6 results",
+                   timeout=60)
+    table.dealer.paused.set()
+    results, throws = table.events("result"), table.events("dice")
+    payload = table.wait_for(lambda _e: (p := _integrity(table))["outcomes"]
+                             and min(w["rounds"] for w in p["outcomes"].values()) >= (len(throws) or len(results))
+                             and p, what="the integrity topic to catch up")
+    validate("integrity", payload)
+    for wager, figures in payload["outcomes"].items():
+        assert figures["rounds"] == (len(throws) if wager == "dice_total" else len(results)), wager
+    assert not [r for r in caplog.records if "not counted" in r.getMessage()]
