@@ -359,6 +359,7 @@ class SimShuffler(SimDevice):
     def _injectors(self) -> dict[str, Callable[..., None]]:
         out = super()._injectors()
         out["unreadable_cards"] = self._arm_unreadable
+        out["wrong_decks"] = self._wrong_decks
         for code in ("jam", "door_open", "unreadable", "count_wrong"):
             out[code] = lambda next_job=False, c=code: self._job_fault_now(c, next_job)
         return out
@@ -370,6 +371,13 @@ class SimShuffler(SimDevice):
             return
         with self._lock:
             self._job_fault = code
+
+    def _wrong_decks(self) -> None:
+        """The table's config says one number of decks and the shoe holds another (issue 25.4: a
+        wrong options config): every card of the configured shoe is put in the new boxes a second
+        time, so the next deck check reads twice the decks the config names."""
+        for face in self.table.spec.all_cards():
+            self.table.add_to_boxes(face)
 
     def _arm_unreadable(self, n: int = 1) -> None:
         """The next deck check cannot read its first ``n`` cards."""
