@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.table.config import Config
 from controller.table.outcome_stats import MIN_ROUNDS, P_BIAS, RARE_BELOW, OutcomeStats
@@ -47,18 +47,45 @@ def _outcome_stats(config: Config) -> OutcomeStats | None:
     return OutcomeStats(entry.outcome_classes(options))
 
 
+class Finding(Protocol):
+    """A monitor's finding, raised as the table's warning alarm ``code``."""
+
+    code: str
+    message: str
+    action: str
+
+
+class ShuffleMonitor(Protocol):
+    """Where the shuffle monitor (issue 25.2) plugs in, under ``shuffle``: it sees every event the
+    table emits (only what the pit sees), says whether it has something new to journal and
+    publish, and keeps its own JSON in ``meta.integrity["shuffle"]`` and on the topic."""
+
+    changed: bool
+
+    def observe(self, kind: str, data: Mapping[str, Any]) -> list[Finding]: ...
+
+    def save(self) -> Any: ...
+
+    def load(self, saved: Any) -> list[str]: ...
+
+    def payload(self) -> Any: ...
+
+    def reset(self) -> int: ...
+
+
 class Integrity:
     """The monitors of one table."""
 
-    def __init__(self, table: Table, config: Config) -> None:
+    def __init__(self, table: Table, config: Config, shuffle: ShuffleMonitor | None = None) -> None:
         self.table = table
         self.outcomes = _outcome_stats(config)
+        self.shuffle = shuffle
         self.owed = False   # the retained topic changed since it was last handed to paho
         self._deck_change = False   # the table went to deck_check from an open state
 
     @property
     def active(self) -> bool:
-        return self.outcomes is not None
+        return self.outcomes is not None or self.shuffle is not None
 
     # --- what the table emits ----------------------------------------------------------------
     def observe(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -68,6 +95,9 @@ class Integrity:
         counts afresh. The check a table opens with does not: a table reopens with one after every
         restart and close, and the counts are to outlive those (new decks at a shift's start are
         the same game: the pit resets the counts when it replaced cards or a device for cause)."""
+        if self.shuffle is not None:
+            for finding in self.shuffle.observe(kind, data):
+                self.table.alarm(finding.code, "warning", finding.message, finding.action)
         if self.outcomes is None:
             return
         if self.outcomes.reads(kind) and isinstance(data, Mapping):
@@ -88,40 +118,61 @@ class Integrity:
     # --- the pit -----------------------------------------------------------------------------
     def reset(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """``cmd/integrity_reset``: every count (or one ``wager``'s) starts afresh, and may raise
-        ``outcome_bias`` again. Refused, naming the wagers, for a wager the table does not count."""
-        if self.outcomes is None:
+        ``outcome_bias`` again; without ``wager`` the shuffle monitor's too. Refused, naming the
+        wagers, for a wager the table does not count."""
+        if not self.active:
             raise Refused("this table's game has no outcome counts to reset")
         wager = args.get("wager")
-        try:
-            discarded = self.outcomes.reset(wager)
-        except KeyError as exc:
-            raise Refused(exc.args[0]) from None
+        if self.outcomes is None:
+            if wager is not None:
+                raise Refused("wager: this table's game counts no wager's outcomes")
+            discarded = 0
+        else:
+            try:
+                discarded = self.outcomes.reset(wager)
+            except KeyError as exc:
+                raise Refused(exc.args[0]) from None
+        out: dict[str, Any] = {"wager": wager, "discarded": discarded}
+        if wager is None and self.shuffle is not None:
+            out["shuffle_discarded"] = self.shuffle.reset()
         log.info("outcome counts of %s reset by the pit (%d rounds set aside)", wager or "every wager", discarded)
-        return {"wager": wager, "discarded": discarded}
+        return out
 
     # --- journal and topic -------------------------------------------------------------------
     def load(self, saved: object) -> None:
         """The counts the journal kept before a restart; what could not be taken up is a warning."""
-        if self.outcomes is None:
-            return
-        outcomes = saved.get("outcomes") if isinstance(saved, dict) else saved
-        for problem in self.outcomes.load(outcomes):
-            self.table.alarm("outcome_counts_reset", "warning", problem,
-                             "nothing to do: the rounds are counted again from now")
+        if self.outcomes is not None:
+            outcomes = saved.get("outcomes") if isinstance(saved, dict) else saved
+            for problem in self.outcomes.load(outcomes):
+                self.table.alarm("outcome_counts_reset", "warning", problem,
+                                 "nothing to do: the rounds are counted again from now")
+        if self.shuffle is not None:
+            for problem in self.shuffle.load(saved.get("shuffle") if isinstance(saved, dict) else None):
+                self.table.alarm("shuffle_counts_reset", "warning", problem,
+                                 "nothing to do: the shoes are tested again from the next one")
 
     def to_save(self) -> dict[str, Any] | None:
-        """``meta.integrity``, when a round changed the counts: journaled with its events."""
-        if self.outcomes is None or not self.outcomes.changed:
+        """``meta.integrity``, when a round changed the counts: journaled with its events (the
+        whole of it, both monitors, so that neither overwrites the other's with nothing)."""
+        monitors = [m for m in (self.outcomes, self.shuffle) if m is not None]
+        if not any(m.changed for m in monitors):
             return None
-        return {"outcomes": self.outcomes.save()}
+        out: dict[str, Any] = {}
+        if self.outcomes is not None:
+            out["outcomes"] = self.outcomes.save()
+        if self.shuffle is not None:
+            out["shuffle"] = self.shuffle.save()
+        return out
 
     def payload(self, table_id: str) -> dict[str, Any]:
-        assert self.outcomes is not None
         return {"table": table_id, "ts": time.time(), "p_bias": P_BIAS, "min_rounds": MIN_ROUNDS,
-                "rare_below": RARE_BELOW, "outcomes": self.outcomes.payload(), "shuffle": None}
+                "rare_below": RARE_BELOW,
+                "outcomes": self.outcomes.payload() if self.outcomes is not None else {},
+                "shuffle": self.shuffle.payload() if self.shuffle is not None else None}
 
     def publish(self, publisher: Publisher, table_id: str) -> None:
-        """The retained integrity topic (docs/schemas/integrity.json): newest only, like the state."""
-        if self.outcomes is not None:
+        """The retained integrity topic (docs/schemas/integrity.json): newest only, like the state.
+        A table with no monitor publishes none."""
+        if self.active:
             self.owed = False
             publisher.publish_integrity(self.payload(table_id))
