@@ -369,6 +369,7 @@ class SimShuffler(SimDevice):
         out["weak_shuffle"] = self._weak
         out["cut_only"] = self._cut_only
         out["stacked_shoe"] = self._stacked
+        out["wrong_decks"] = self._wrong_decks
         for code in ("jam", "door_open", "unreadable", "count_wrong"):
             out[code] = lambda next_job=False, c=code: self._job_fault_now(c, next_job)
         return out
@@ -400,6 +401,13 @@ class SimShuffler(SimDevice):
             raise ValueError(f"{self.KIND}: a slug is 2 cards at least, not {slug}")
         with self._lock:
             self._stack_next = lambda stack, rng, dealt: shuffles.stacked(stack, rng, dealt, slug)
+
+    def _wrong_decks(self) -> None:
+        """The table's config says one number of decks and the shoe holds another (issue 25.4: a
+        wrong options config): every card of the configured shoe is put in the new boxes a second
+        time, so the next deck check reads twice the decks the config names."""
+        for face in self.table.spec.all_cards():
+            self.table.add_to_boxes(face)
 
     def _arm_unreadable(self, n: int = 1) -> None:
         """The next deck check cannot read its first ``n`` cards."""

@@ -17,6 +17,7 @@ A spec names a fault of a simulated device and the moment it happens, as
     shuffler.unplug@shuffle   another device than the fault's usual one
     die_on_edge@dice:2     the dealer's 2nd shake of the dice cup lands a die on its edge
     cup.unplug@dice:3+2s   the cup's cable comes out as its 3rd shake is due, back 2 s later
+    wrong_decks@deck_check the boxes loaded for the first deck check hold twice the configured decks
     biased_hands@round:15  from round 15 on, a hand-forming shuffler makes a quarter of its hands
                            hold a pair (a shuffler biased towards a class)
 
@@ -137,6 +138,9 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
     FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading",
               kinds=("dice_cup",)),
     FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended", kinds=("dice_cup",)),
+    FaultKind("wrong_decks", ("shuffler",),
+              "the boxes the dealer loads next hold twice the decks the table's config names (a config for "
+              "another deck count than the shoe's: the deck check refuses it)", kinds=SHUFFLERS),
     FaultKind("biased_hands", ("shuffler",),
               "from then on a quarter of the hands the hand-forming shuffler delivers are made to hold a pair "
               "(pairs and better too often: the table's outcome monitor, issue 25)", kinds=("hand_shuffler",)),

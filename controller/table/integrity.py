@@ -4,14 +4,13 @@ the retained ``<prefix>/<table>/integrity`` topic (docs/schemas/integrity.json).
 
 Two monitors share this place: the outcome monitor (:mod:`controller.table.outcome_stats`, under
 ``outcomes``) and the shuffle monitor (:mod:`controller.table.shuffle_stats`, under ``shuffle``;
-``null`` for a table without cards). Each sees every event the table emits, in order, through
-:meth:`Integrity.observe` -- the events are what the pit sees, so nothing a monitor counts is face
-down -- and raises its findings as the table's warning alarms. The shuffle monitor also sees every
-card as it leaves the shoe (:meth:`Integrity.device_event`), face down or not, for the order; it
-counts only the faces the events make public, and publishes a deal's figures only once the next
-shuffle has ended it. The counts go to the journal with the events of the same batch, as the
-dice counts do (controller.table.loop): the outcomes in ``meta.integrity``, the shuffle monitor's
-deals in ``meta.shuffle`` (written as each round begins and at each shuffle), so they outlive a restart.
+``null`` at a table that reads no card as it is dealt). Each sees every event the table emits, in
+order, through :meth:`Integrity.observe` -- the events are what the pit sees, so nothing a monitor
+counts is face down -- and raises its findings as the table's warning alarms. The shuffle monitor
+also sees every card as it leaves the shoe (:meth:`Integrity.device_event`), face down or not, for
+the order; it counts only the faces the events make public, and publishes a deal's figures only
+once the next shuffle has ended it. The counts go to the journal with the events of the same
+batch, as the dice counts do (controller.table.loop), so they outlive a restart.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.table.config import Config
 from controller.table.outcome_stats import MIN_ROUNDS, P_BIAS, RARE_BELOW, OutcomeStats
@@ -74,13 +73,39 @@ def _shuffle_stats(config: Config) -> ShuffleStats | None:
     return ShuffleStats({card.code: n for card, n in spec.counts.items()})
 
 
+class Finding(Protocol):
+    """A monitor's finding, raised as the table's warning alarm ``code``."""
+
+    code: str
+    message: str
+    action: str
+
+
+class ShuffleMonitor(Protocol):
+    """Where the shuffle monitor (issue 25.2) plugs in, under ``shuffle``: it sees every event the
+    table emits (only what the pit sees), says whether it has something new to journal and
+    publish, and keeps its own JSON in ``meta.integrity["shuffle"]`` and on the topic."""
+
+    changed: bool
+
+    def observe(self, kind: str, data: Mapping[str, Any]) -> list[Finding]: ...
+
+    def save(self) -> Any: ...
+
+    def load(self, saved: Any) -> list[str]: ...
+
+    def payload(self) -> Any: ...
+
+    def reset(self) -> int: ...
+
+
 class Integrity:
     """The monitors of one table."""
 
-    def __init__(self, table: Table, config: Config) -> None:
+    def __init__(self, table: Table, config: Config, shuffle: ShuffleMonitor | None = None) -> None:
         self.table = table
         self.outcomes = _outcome_stats(config)
-        self.shuffle = _shuffle_stats(config)
+        self.shuffle = shuffle if shuffle is not None else _shuffle_stats(config)
         self.owed = False   # the retained topic changed since it was last handed to paho
         self._deck_change = False   # the table went to deck_check from an open state
 
@@ -94,7 +119,7 @@ class Integrity:
         the round makes of it (called before the round machine sees it, so the card is there when
         its ``card`` event makes it public); a card that left unread (misread, two at once) is a gap."""
         shuffle = self.shuffle
-        if shuffle is None:
+        if not isinstance(shuffle, ShuffleStats):
             return
         match event:
             case CardDrawn(card=card):
@@ -115,9 +140,8 @@ class Integrity:
         restart and close, and the counts are to outlive those (new decks at a shift's start are
         the same game: the pit resets the counts when it replaced cards or a device for cause)."""
         if self.shuffle is not None:
-            for suspect in self.shuffle.observe(kind, data):   # a shuffle ends the deal before it
-                self.table.alarm("shuffle_suspect", "warning", suspect.message, suspect.action)
-            self.owed = self.owed or not self.shuffle.published
+            for finding in self.shuffle.observe(kind, data):
+                self.table.alarm(finding.code, "warning", finding.message, finding.action)
         if self.outcomes is None:
             return
         if self.outcomes.reads(kind) and isinstance(data, Mapping):
@@ -138,63 +162,61 @@ class Integrity:
     # --- the pit -----------------------------------------------------------------------------
     def reset(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """``cmd/integrity_reset``: every count (or one ``wager``'s) starts afresh, and may raise
-        ``outcome_bias`` again; without a ``wager``, the shuffle monitor's deals compared too (the
-        last deal stays what the next is compared with), and the run may raise ``shuffle_suspect``
-        again. Refused, naming the wagers, for a wager the table does not count."""
-        wager = args.get("wager")
-        if self.outcomes is None and (self.shuffle is None or wager is not None):
+        ``outcome_bias`` again; without ``wager`` the shuffle monitor's too. Refused, naming the
+        wagers, for a wager the table does not count."""
+        if not self.active:
             raise Refused("this table's game has no outcome counts to reset")
-        reply: dict[str, Any] = {"wager": wager, "discarded": 0}
-        if self.outcomes is not None:
+        wager = args.get("wager")
+        if self.outcomes is None:
+            if wager is not None:
+                raise Refused("wager: this table's game counts no wager's outcomes")
+            discarded = 0
+        else:
             try:
-                reply["discarded"] = self.outcomes.reset(wager)
+                discarded = self.outcomes.reset(wager)
             except KeyError as exc:
                 raise Refused(exc.args[0]) from None
-            log.info("outcome counts of %s reset by the pit (%d rounds set aside)", wager or "every wager",
-                     reply["discarded"])
-        if wager is None and self.shuffle is not None:   # every count: the shuffle's deals compared too
-            reply["shuffles_discarded"] = self.shuffle.reset()
-            self.owed = True
-            log.info("shuffle counts reset by the pit (%d deals set aside)", reply["shuffles_discarded"])
-        return reply
+        out: dict[str, Any] = {"wager": wager, "discarded": discarded}
+        if wager is None and self.shuffle is not None:
+            out["shuffle_discarded"] = self.shuffle.reset()
+        log.info("outcome counts of %s reset by the pit (%d rounds set aside)", wager or "every wager", discarded)
+        return out
 
     # --- journal and topic -------------------------------------------------------------------
-    def load_shuffle(self, saved: object) -> None:
-        """The shuffle monitor's deals as the journal kept them (``meta.shuffle``)."""
-        if self.shuffle is not None:
-            for problem in self.shuffle.load(saved):
-                self.table.alarm("shuffle_counts_reset", "warning", problem,
-                                 "nothing to do: the deals are compared again from the next shuffle on")
-
-    def shuffle_to_save(self) -> dict[str, Any] | None:
-        """``meta.shuffle``, when a round began after cards were dealt, or a shuffle: journaled with
-        their events (controller.table.shuffle_stats, ``changed``)."""
-        if self.shuffle is None or not self.shuffle.changed:
-            return None
-        return self.shuffle.save()
-
     def load(self, saved: object) -> None:
         """The counts the journal kept before a restart; what could not be taken up is a warning."""
-        if self.outcomes is None:
-            return
-        outcomes = saved.get("outcomes") if isinstance(saved, dict) else saved
-        for problem in self.outcomes.load(outcomes):
-            self.table.alarm("outcome_counts_reset", "warning", problem,
-                             "nothing to do: the rounds are counted again from now")
+        if self.outcomes is not None:
+            outcomes = saved.get("outcomes") if isinstance(saved, dict) else saved
+            for problem in self.outcomes.load(outcomes):
+                self.table.alarm("outcome_counts_reset", "warning", problem,
+                                 "nothing to do: the rounds are counted again from now")
+        if self.shuffle is not None:
+            for problem in self.shuffle.load(saved.get("shuffle") if isinstance(saved, dict) else None):
+                self.table.alarm("shuffle_counts_reset", "warning", problem,
+                                 "nothing to do: the shoes are tested again from the next one")
 
     def to_save(self) -> dict[str, Any] | None:
-        """``meta.integrity``, when a round changed the counts: journaled with its events."""
-        if self.outcomes is None or not self.outcomes.changed:
+        """``meta.integrity``, when a round changed the counts: journaled with its events (the
+        whole of it, both monitors, so that neither overwrites the other's with nothing)."""
+        monitors = [m for m in (self.outcomes, self.shuffle) if m is not None]
+        if not any(m.changed for m in monitors):
             return None
-        return {"outcomes": self.outcomes.save()}
+        out: dict[str, Any] = {}
+        if self.outcomes is not None:
+            out["outcomes"] = self.outcomes.save()
+        if self.shuffle is not None:
+            out["shuffle"] = self.shuffle.save()
+        return out
 
     def payload(self, table_id: str) -> dict[str, Any]:
         return {"table": table_id, "ts": time.time(), "p_bias": P_BIAS, "min_rounds": MIN_ROUNDS,
-                "rare_below": RARE_BELOW, "outcomes": self.outcomes.payload() if self.outcomes is not None else {},
+                "rare_below": RARE_BELOW,
+                "outcomes": self.outcomes.payload() if self.outcomes is not None else {},
                 "shuffle": self.shuffle.payload() if self.shuffle is not None else None}
 
     def publish(self, publisher: Publisher, table_id: str) -> None:
-        """The retained integrity topic (docs/schemas/integrity.json): newest only, like the state."""
+        """The retained integrity topic (docs/schemas/integrity.json): newest only, like the state.
+        A table with no monitor publishes none."""
         if self.active:
             self.owed = False
             publisher.publish_integrity(self.payload(table_id))

@@ -201,7 +201,6 @@ class Table:
             self.machine.restore(saved, self.journal.meta("state"))
         self.devices.load_dice(self.journal.meta("dice"))
         self.integrity.load(self.journal.meta("integrity"))
-        self.integrity.load_shuffle(self.journal.meta("shuffle"))
         self.publisher.start(birth, self.journal.journal_id)  # its status says which journal publishes
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -290,7 +289,6 @@ class Table:
         events: list[Event] = []
         dice = self.devices.dice_to_save()
         integrity = self.integrity.to_save()
-        shuffle = self.integrity.shuffle_to_save()
         if self._pending:
             pending, self._pending = self._pending, []
             meta = {"state": machine.state, "round": machine.round, "round_open": machine.round_open,
@@ -299,13 +297,10 @@ class Table:
                 meta["dice"] = dice  # the counts and the throw's events in one transaction
             if integrity is not None:
                 meta["integrity"] = integrity  # the outcome counts and the result they counted, likewise
-            if shuffle is not None:
-                meta["shuffle"] = shuffle  # the deal so far, at a round's start or a shuffle, likewise
             events = self.journal.append_many(pending, meta=meta)
-        elif dice is not None or integrity is not None or shuffle is not None:
+        elif dice is not None or integrity is not None:
             # a throw counted that made no event (no dice were due); counts reset by a refused command
-            self.journal.set_meta(**{k: v for k, v in (("dice", dice), ("integrity", integrity), ("shuffle", shuffle))
-                                     if v is not None})
+            self.journal.set_meta(**{k: v for k, v in (("dice", dice), ("integrity", integrity)) if v is not None})
         self.devices.dice_owed = self.devices.dice_owed or dice is not None
         self.integrity.owed = self.integrity.owed or integrity is not None
         # First what the pit needs: the events go to the socket now (paho writes on this thread,

@@ -24,8 +24,8 @@ Two tests, each at :data:`P_SUSPECT`, each a ``shuffle_suspect`` warning:
 Which of these a fair shuffle trips over a shift, and how fast each simulated fault is named:
 docs/operations.md, "Shuffle integrity" (tools/shuffle_calibration.py measures it).
 
-The state is the journal's (``meta.shuffle``, with the events of the same batch, at each round's
-start and each shuffle): the deal so far (cards dealt face down included: they have left the shoe,
+The state is the journal's (``meta.integrity["shuffle"]``, with the events of the same batch, at
+each round's start and each shuffle: controller.table.integrity): the deal so far (cards dealt face down included: they have left the shoe,
 and the round machine's saved state holds them too), the previous deal's public order and the run. A deck change drops the previous deal
 (new physical cards); the counts start afresh on :meth:`ShuffleStats.reset`.
 """
@@ -93,6 +93,7 @@ class Suspect:
 
     message: str
     action: str
+    code: str = "shuffle_suspect"
 
 
 @dataclass
@@ -155,8 +156,6 @@ class ShuffleStats:
         would cost the card's way to the pit; a restart loses at most the round in progress, which
         the recovery voids, and a deal with cards missing is still a fair test (any positions of a
         random order are random), with a few pairs fewer."""
-        self.published = True
-        """False while a finished deal's figures wait to be published (the topic changes only then)."""
 
     # --- what the devices and the table say -----------------------------------------------------
     def dealt(self, face: str | None) -> None:
@@ -224,7 +223,6 @@ class ShuffleStats:
         run.expected += comparison.mean
         run.variance += comparison.variance
         self.history = [*self.history, result][-HISTORY:]
-        self.published = False
         found = []
         where = _rounds_text(result.rounds)
         if result.suspect:
@@ -254,12 +252,11 @@ class ShuffleStats:
         self.run = Run(since=self._clock())
         self.history = []
         self.changed = True
-        self.published = False
         return discarded
 
     # --- journal and topic --------------------------------------------------------------------------
     def save(self) -> dict[str, Any]:
-        """JSON for the journal's ``meta.shuffle``."""
+        """JSON for the journal (``meta.integrity["shuffle"]``)."""
         self.changed = False
         d = self.deal
         return {"deal": {"faces": d.faces, "public": d.public, "round_from": d.round_from, "rounds": d.rounds},
@@ -294,7 +291,6 @@ class ShuffleStats:
 
     def payload(self) -> dict[str, Any]:
         """The ``shuffle`` key of the retained integrity topic: figures of finished deals only."""
-        self.published = True
         run = self.run
         return {"window": WINDOW, "p_suspect": P_SUSPECT, "min_expected_shoe": MIN_SHOE, "min_expected_run": MIN_RUN,
                 "run": {"since": run.since, "shoes": run.shoes, "observed": run.observed,

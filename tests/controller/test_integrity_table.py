@@ -72,8 +72,8 @@ class Harness:
         self.table.start().wait_ready(WAIT)
         self.stopped = False
 
-    def open(self) -> None:
-        assert self.command("open", {"id": "open"})["ok"]
+    def open(self, rid: str = "open") -> None:
+        assert self.command("open", {"id": rid})["ok"]   # an id used again is answered, not carried out
         self.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))
         self.inbox.put(ShuffleComplete("shuffler", SPEC.size))
 
@@ -217,3 +217,27 @@ def test_a_table_whose_game_counts_nothing_refuses_the_reset_and_publishes_no_in
     finally:
         h.stop()
         registry.unregister(GAME.name)
+
+
+def test_a_deck_change_starts_the_counts_afresh_and_a_reopening_does_not(make) -> None:
+    """Closing and opening again (its deck check) keeps the counts; a shuffle that counts the wrong
+    number of cards sends the open table back to its deck check, and the check that then passes is
+    a deck change (the cards may be others): the counts start afresh."""
+    h = make()
+    h.integrity()
+    h.open()
+    h.throw(6, 6)
+    h.throw(1, 2)
+    h.integrity(lambda p: p["outcomes"]["outcome"]["rounds"] == 2)
+    assert h.command("close", {"id": "c1"})["ok"]
+    h.open("o1")                  # closed -> deck_check -> shuffle -> betting: no deck change
+    h.throw(3, 4)
+    h.integrity(lambda p: p["outcomes"]["outcome"]["rounds"] == 3)
+    assert h.command("close", {"id": "c2"})["ok"]
+    assert h.command("open", {"id": "o2"})["ok"]
+    h.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))
+    h.inbox.put(ShuffleComplete("shuffler", SPEC.size - 1))      # a card short: back to the deck check
+    h.alarm("shuffle_count")
+    h.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))   # the deck proved again: a deck change
+    fresh = h.integrity(lambda p: p["outcomes"]["outcome"]["rounds"] == 0)
+    assert fresh["outcomes"]["total"]["rounds"] == 0

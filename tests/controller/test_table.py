@@ -858,7 +858,7 @@ def test_dice_reset_on_a_table_without_a_cup_is_refused(make_table) -> None:
 
 
 def test_the_shuffle_monitors_deal_survives_a_restart(make_table) -> None:
-    """Issue 25.2: the cards dealt since the shuffle are journaled (``meta.shuffle``) as the next
+    """Issue 25.2: the cards dealt since the shuffle are journaled (``meta.integrity``) as the next
     round begins, the face-down card once revealed as public, and a restarted table takes them up."""
     first = make_table()
     load_shoe(first)
@@ -868,7 +868,7 @@ def test_the_shuffle_monitors_deal_survives_a_restart(make_table) -> None:
     first.event("round_start", lambda d: d["round"] == 2)
     first.stop()
     with sqlite3.connect(first.journal_path) as db:
-        saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'shuffle'").fetchone()[0])
+        saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'integrity'").fetchone()[0])["shuffle"]
     assert saved["deal"]["faces"] == ["2H", "3D", "4S", "5C"] and saved["deal"]["public"] == [True] * 4
     second = make_table()
     shuffle = second.table.integrity.shuffle

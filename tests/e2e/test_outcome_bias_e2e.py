@@ -114,3 +114,21 @@ def test_every_counting_game_counts_each_published_round(game: str, table_factor
     for wager, figures in payload["outcomes"].items():
         assert figures["rounds"] == (len(throws) if wager == "dice_total" else len(results)), wager
     assert not [r for r in caplog.records if "not counted" in r.getMessage()]
+
+
+def test_a_shoe_of_other_decks_than_the_config_names_is_refused_by_the_deck_check(table_factory, subscriber) -> None:
+    """The wrong-options fault (``wrong_decks``: a Three Card Poker table configured for one deck whose
+    shuffler is loaded with two) never reaches the outcome monitor: the deck check refuses the
+    shoe before the first round, naming the extra cards."""
+    table = table_factory(game="three_card_poker", seed=27, game_options=OPTIONS,
+                          rig={"faults": ["wrong_decks@deck_check"]})
+    pit = subscriber(f"{table.base}/event/alarm")
+    table.start()
+    alarm = pit.wait_for(lambda m: m.json()["data"]["code"] == "deck_check_failed", timeout=60).json()
+    table.dealer.paused.set()
+    validate_event(alarm, game="three_card_poker")
+    check = table.wait_event("deck_check")["data"]
+    assert (check["ok"], check["expected"], check["counted"], check["missing"]) == (False, 52, 104, [])
+    assert len(check["extra"]) == 52
+    assert not table.events("result") and not table.events("round_start"), "no round is dealt from it"
+    print(f"\nwrong_decks: refused at the deck check before round 1: {alarm['data']['message'][:120]}")

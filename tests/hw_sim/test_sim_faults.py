@@ -218,7 +218,8 @@ def test_every_refusal_in_one_line_and_a_device_of_another_kind() -> None:
     ("baccarat", "unplug@load_shoe"),
     ("hot_action", "cup.stall@dice:3"),
     ("double_hand", "shuffler.count_wrong@round:2"),
-    ("three_card_poker", "biased_hands@round:15"),   # _devices: its demo, from a hand-forming shuffler
+    ("three_card_poker", "biased_hands@round:15"),
+    ("baccarat", "wrong_decks@deck_check"),   # _devices: its demo, from a hand-forming shuffler
 ])
 def test_faults_a_table_can_have_are_accepted(game: str, text: str) -> None:
     assert check_table_faults([text], game, _devices(game)) == [parse_fault(text)]
