@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Method = Literal["exact", "simulation"]
 
@@ -86,6 +86,54 @@ class GameOdds:
                                           "exact": str(o.probability) if isinstance(o.probability, Fraction)
                                           else None, "net": num(o.net)} for o in w.outcomes]}
                            for w in self.wagers]}
+
+
+@dataclass(frozen=True)
+class OutcomeClasses:
+    """What a table's outcome monitor (controller.table.outcome_stats, issue 25) counts for a game
+    with the table's own options: for each measured quantity (named for the wager it settles, e.g.
+    ``player_dealer_hand``), the probability of each of its classes, which add up to 1; and how a
+    round's published ``result`` data reads as one class per quantity (a quantity the result does
+    not show is left out of the mapping: that round is not counted for it).
+
+    Only what the result publishes may be read (DESIGN.md, "What must never leave the
+    controller"): a folded hand is never counted, and neither is a hand chosen to be shown by a
+    player's decision, whose classes are not those of a random hand."""
+
+    probabilities: Mapping[str, Mapping[str, Fraction | float]]
+    classify: Callable[[Mapping[str, Any]], Mapping[str, str]]
+    method: Method = "exact"
+    notes: tuple[str, ...] = field(default=())
+    readers: Mapping[str, Callable[[Mapping[str, Any]], Mapping[str, str]]] = field(default_factory=dict)
+    """Other published events read as classes, by event kind: a dice game's ``dice`` event (the
+    throw the round used) gives its total (:func:`dice_totals`)."""
+
+    def __post_init__(self) -> None:
+        for wager, classes in self.probabilities.items():
+            total = sum(classes.values())
+            if abs(float(total) - 1) > 1e-9 or len(classes) < 2:
+                raise ValueError(f"{wager}: the classes' probabilities add up to {float(total)}, not 1 "
+                                 f"(or fewer than two classes)")
+
+
+DICE_TOTAL = "dice_total"
+
+
+def dice_totals(dice: int) -> OutcomeClasses:
+    """The total of a throw of ``dice`` fair dice, each total's ways over 6**dice (exact), read from
+    the round's ``dice`` event (issue 25: the dice games' totals). The seat a throw reaches is the
+    total counted round the table from the shaker: a function of the total, so its test is this one."""
+    ways = {0: 1}
+    for _ in range(dice):
+        nxt: dict[int, int] = {}
+        for total, n in ways.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0) + n
+        ways = nxt
+    throws = 6 ** dice
+    return OutcomeClasses({DICE_TOTAL: {str(t): Fraction(n, throws) for t, n in sorted(ways.items())}},
+                          lambda result: {},
+                          readers={"dice": lambda data: {DICE_TOTAL: str(data["total"])}})
 
 
 def no_house_wager(game: str, what: str) -> Callable[[str | None, int | None], GameOdds]:

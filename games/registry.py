@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games.decks import DeckSpec
-from games.odds import GameOdds
+from games.odds import GameOdds, OutcomeClasses
 from games.options import OptionError
 from games.round import DeviceRole, Emit, RoundMachine
 
@@ -87,6 +87,9 @@ class GameEntry:
     that uses it (a newcomer reading the demo meets "action button" once, with how its count works)."""
     variant_key: str | None = None
     """The ``[game]`` option that names the game's variant or paytable (`tablectl demo --variant`)."""
+    outcome_classes: Callable[[Any], OutcomeClasses] | None = None
+    """``options -> OutcomeClasses``: the classes of its wagers' outcomes the table's integrity
+    monitor counts, with their probabilities for these options (issue 25); None: none counted."""
     scoreboard: Callable[[Sequence[Mapping[str, Any]]], Mapping[str, Any]] | None = None
     """The shoe's scoreboard for the pit board (baccarat's roads): from the data of the ``result``
     events since the last shuffle, oldest first, to JSON with ``grids``, each ``{name, title, rows,

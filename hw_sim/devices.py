@@ -20,7 +20,8 @@ from drivers import messages
 from drivers.framing import Frame
 from drivers.link import Link, Port
 from games.cards import Card
-from hw_sim.physical import CUT_CARD, PhysicalCard, Table
+from hw_sim import shuffles
+from hw_sim.physical import CUT_CARD, Arrange, PhysicalCard, Table
 
 log = logging.getLogger(__name__)
 
@@ -311,6 +312,10 @@ class SimShuffler(SimDevice):
         super().__init__(table, port, model=model, **kw)
         self._unreadable_next = 0
         self._job_fault: str | None = None
+        self._worn: Arrange | None = None
+        """A shuffle that goes wrong from now on (``weak_shuffle``, ``cut_only``)."""
+        self._stack_next: Arrange | None = None
+        """The next shuffle only (``stacked_shoe``)."""
 
     def _job_failed(self) -> bool:
         """An armed job fault stops this deck check or shuffle: the cards stay in the hopper."""
@@ -335,7 +340,9 @@ class SimShuffler(SimDevice):
         """Shuffle the hopper into the output stack and report the count."""
         if self._job_failed():
             return
-        self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper()))
+        with self._lock:
+            arrange, self._stack_next = self._stack_next or self._worn, None
+        self.link.send(*messages.shuffle_complete(self.table.shuffle_hopper(arrange)))
 
     def count(self) -> int:
         with self.table.lock:
@@ -359,6 +366,10 @@ class SimShuffler(SimDevice):
     def _injectors(self) -> dict[str, Callable[..., None]]:
         out = super()._injectors()
         out["unreadable_cards"] = self._arm_unreadable
+        out["weak_shuffle"] = self._weak
+        out["cut_only"] = self._cut_only
+        out["stacked_shoe"] = self._stacked
+        out["wrong_decks"] = self._wrong_decks
         for code in ("jam", "door_open", "unreadable", "count_wrong"):
             out[code] = lambda next_job=False, c=code: self._job_fault_now(c, next_job)
         return out
@@ -371,6 +382,33 @@ class SimShuffler(SimDevice):
         with self._lock:
             self._job_fault = code
 
+    def _weak(self, riffles: int = shuffles.RIFFLES) -> None:
+        """From the next shuffle on, only ``riffles`` riffles (hw_sim.shuffles.riffles): a worn
+        shuffler stays worn."""
+        if riffles < 1:
+            raise ValueError(f"{self.KIND}: a weak shuffle riffles at least once, not {riffles}")
+        with self._lock:
+            self._worn = lambda stack, rng, _dealt: shuffles.riffles(stack, rng, riffles)
+
+    def _cut_only(self) -> None:
+        """From the next shuffle on, no shuffle: one cut (hw_sim.shuffles.cut_only)."""
+        with self._lock:
+            self._worn = lambda stack, rng, _dealt: shuffles.cut_only(stack, rng)
+
+    def _stacked(self, slug: int = shuffles.SLUG) -> None:
+        """The next shuffle keeps a slug of the last deal in its order (hw_sim.shuffles.stacked)."""
+        if slug < 2:
+            raise ValueError(f"{self.KIND}: a slug is 2 cards at least, not {slug}")
+        with self._lock:
+            self._stack_next = lambda stack, rng, dealt: shuffles.stacked(stack, rng, dealt, slug)
+
+    def _wrong_decks(self) -> None:
+        """The table's config says one number of decks and the shoe holds another (issue 25.4: a
+        wrong options config): every card of the configured shoe is put in the new boxes a second
+        time, so the next deck check reads twice the decks the config names."""
+        for face in self.table.spec.all_cards():
+            self.table.add_to_boxes(face)
+
     def _arm_unreadable(self, n: int = 1) -> None:
         """The next deck check cannot read its first ``n`` cards."""
         with self._lock:
@@ -379,16 +417,26 @@ class SimShuffler(SimDevice):
 
 class SimHandShuffler(SimShuffler):
     """A hand-forming shuffler: after a shuffle it delivers hands of the size the dealer asks
-    for, each as one ``D`` message, from the top of its shuffled stack to the layout."""
+    for, each as one ``D`` message, from the top of its shuffled stack to the layout.
+
+    Its ``biased_hands`` fault (issue 25.4) is a shuffler that forms hands towards a class: from
+    then on, a share of the hands (:data:`BIASED_SHARE`, seeded) is made to hold a pair -- the
+    hand's first card is matched from deeper in the stack -- so pairs and better come too often,
+    which the table's outcome monitor sees in the hands it reveals."""
 
     KIND = "hand_shuffler"
+    BIASED_SHARE = 0.25
 
     def __init__(self, table: Table, port: Port, *, model: str = "SIMHAND", **kw: Any) -> None:
         super().__init__(table, port, model=model, **kw)
         self.delivered: list[list[Card]] = []
+        self.biased = 0.0
+        """The share of hands made to hold a pair (0: a fair shuffler)."""
 
     def deliver_hand(self, size: int) -> list[Card]:
         with self.table.lock:
+            if self.biased and size >= 2 and self.table.rng.random() < self.biased:
+                self._pair_on_top(size)
             taken = self.table.shuffled[:size]
             del self.table.shuffled[:size]
             self.table.layout.extend(taken)
@@ -397,6 +445,31 @@ class SimHandShuffler(SimShuffler):
             self.delivered.append(faces)
             self.link.send(*messages.hand(faces))
         return faces
+
+    def _pair_on_top(self, size: int) -> None:
+        """The next hand of ``size`` is made to hold a pair (under the table's lock): if it holds
+        none, a card of its first card's rank from deeper in the stack takes its second card's
+        place (that card goes where the match was). A joker on top, or no match left: unchanged."""
+        stack = self.table.shuffled
+        hand = stack[:size]
+        if len(hand) < 2 or hand[0].face.is_joker:
+            return
+        ranks = [c.face.rank for c in hand if not c.face.is_joker]
+        if len(ranks) != len(set(ranks)):
+            return
+        for i in range(size, len(stack)):
+            if not stack[i].face.is_joker and stack[i].face.rank == hand[0].face.rank:
+                stack[1], stack[i] = stack[i], stack[1]
+                return
+
+    def _injectors(self) -> dict[str, Callable[..., None]]:
+        out = super()._injectors()
+        out["biased_hands"] = self._bias
+        return out
+
+    def _bias(self, share: float = BIASED_SHARE) -> None:
+        with self.table.lock:
+            self.biased = share
 
 
 class _Wire:

@@ -13,9 +13,13 @@ A spec names a fault of a simulated device and the moment it happens, as
     heartbeat@round:2+5s   the shoe falls silent (no heartbeat, nothing) as round
                            2's first card is due, and recovers 5 s later
     garbage@5s             64 random bytes on the shoe's line 5 s after the start
+    weak_shuffle@shuffle:2 from the 2nd shuffle on, 3 riffles only (also cut_only; stacked_shoe: once)
     shuffler.unplug@shuffle   another device than the fault's usual one
     die_on_edge@dice:2     the dealer's 2nd shake of the dice cup lands a die on its edge
     cup.unplug@dice:3+2s   the cup's cable comes out as its 3rd shake is due, back 2 s later
+    wrong_decks@deck_check the boxes loaded for the first deck check hold twice the configured decks
+    biased_hands@round:15  from round 15 on, a hand-forming shuffler makes a quarter of its hands
+                           hold a pair (a shuffler biased towards a class)
 
 WHEN is one of
 
@@ -70,6 +74,9 @@ deals cards, a hand-forming shuffler hands, Pai Gow Tiles shakes the dice, and i
 the dealer pitches the cards and presses ``deal`` at each step."""
 
 SERIAL = ("card_shoe", "shuffler", "hand_shuffler")
+ORDER_FAULTS = frozenset({"weak_shuffle", "cut_only", "stacked_shoe"})
+"""Faults of the order a shuffle leaves, which only a table that reads its cards as they are dealt
+(a reading shoe, a hand-forming shuffler) can see (controller.table.shuffle_stats)."""
 SHUFFLERS = ("shuffler", "hand_shuffler")
 
 
@@ -101,6 +108,14 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
     FaultKind("count_wrong", ("shuffler",), "the shuffler's next deck check or shuffle stops with COUNT_WRONG",
               kinds=SHUFFLERS),
     FaultKind("unreadable_cards", ("shuffler",), "the next deck check cannot read its first card", kinds=SHUFFLERS),
+    FaultKind("weak_shuffle", ("shuffler",),
+              "from the next shuffle on, the shuffler riffles only 3 times (Gilbert-Shannon-Reeds), for good",
+              kinds=SHUFFLERS),
+    FaultKind("cut_only", ("shuffler",), "from the next shuffle on, the shuffler only cuts the cards, for good",
+              kinds=SHUFFLERS),
+    FaultKind("stacked_shoe", ("shuffler",),
+              "the next shuffle keeps 40 cards of the last deal in their order, planted where they will be dealt",
+              kinds=SHUFFLERS),
     FaultKind("misread", ("shoe",), "the next card drawn leaves the shoe unread (MISREAD)", kinds=("card_shoe",)),
     FaultKind("double_card", ("shoe",), "the next draw brings two cards out at once (DOUBLE)", kinds=("card_shoe",)),
     FaultKind("unknown_card", ("shoe",), "the next card drawn is read as a code that names no card",
@@ -123,6 +138,12 @@ FAULTS: dict[str, FaultKind] = {f.name: f for f in (
     FaultKind("die_unreadable", ("cup",), "the next shake leaves a die the cup cannot read: no reading",
               kinds=("dice_cup",)),
     FaultKind("lifted_early", ("cup",), "the next shake: the cup is lifted before the shake ended", kinds=("dice_cup",)),
+    FaultKind("wrong_decks", ("shuffler",),
+              "the boxes the dealer loads next hold twice the decks the table's config names (a config for "
+              "another deck count than the shoe's: the deck check refuses it)", kinds=SHUFFLERS),
+    FaultKind("biased_hands", ("shuffler",),
+              "from then on a quarter of the hands the hand-forming shuffler delivers are made to hold a pair "
+              "(pairs and better too often: the table's outcome monitor, issue 25)", kinds=("hand_shuffler",)),
 )}
 
 EXAMPLES = "e.g. jam@shuffle, misread@card:12, unplug@round:3, heartbeat@round:2+5s, dropout@card:3+2.2s, garbage@5s"
@@ -261,6 +282,9 @@ def _never_fires(spec: FaultSpec, kinds: Mapping[str, str], steps: set[str] | No
                 f"never happen{hint}")
     if kind not in spec.kind.kinds:
         return f"the {spec.device} is a {kind}, which has no {spec.name} fault (a fault of a {' or '.join(spec.kind.kinds)})"
+    if spec.name in ORDER_FAULTS and steps is not None and not steps & {"card", "hand"}:
+        return (f"{game} reads no card as it is dealt (no reading shoe, no hand-forming shuffler), so the order "
+                "a shuffle leaves can never show")
     if spec.when == "step" and steps is not None and spec.step not in steps:
         return (f"{game} never prompts the dealer for {spec.step}, so it can never happen "
                 f"(its steps: {', '.join(s for s in STEPS if s in steps)})")

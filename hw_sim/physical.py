@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.cards import Card
@@ -29,6 +30,10 @@ class PhysicalCard:
     def __repr__(self) -> str:
         return f"<{self.face.code}#{self.serial}>"
 
+
+Arrange = Callable[[list[PhysicalCard], random.Random, int], list[PhysicalCard]]
+"""How a shuffle orders the stack: (the stack as it went in, the rng, how many of its cards are the
+last deal, at its end) -> the new order (hw_sim.shuffles)."""
 
 CUT_CARD = "CUT"
 """The plastic cut card sits in the shoe's stack as this marker, not a card."""
@@ -50,6 +55,9 @@ class Table:
         self.discards: list[PhysicalCard] = []
         self.pocket: list[PhysicalCard] = []      # cards taken off the table (faults)
         self.retired: list[PhysicalCard] = []     # old decks, after a deck change
+        self.last_deal = 0
+        """How many cards the last deal took out of the shoe: the end of the hopper holds them, in the
+        order they were dealt (a stacked shoe's slug is taken from them)."""
 
     # moves --------------------------------------------------------------
     def load_boxes_into_shuffler(self) -> None:
@@ -61,16 +69,23 @@ class Table:
         """Layout, discards, what is left in the shoe and the shuffled stack."""
         with self.lock:
             rest = [c for c in self.shoe if isinstance(c, PhysicalCard)]
-            self.hopper.extend(self.shuffled + rest + self.layout + self.discards)
+            dealt = self.layout + self.discards
+            if dealt:
+                self.last_deal = len(dealt)
+            self.hopper.extend(self.shuffled + rest + dealt)
             for pile in (self.shuffled, self.shoe, self.layout, self.discards):
                 pile.clear()
 
-    def shuffle_hopper(self) -> int:
-        """The shuffler's work: hopper -> shuffled stack, in a seeded random order."""
+    def shuffle_hopper(self, arrange: Arrange | None = None) -> int:
+        """The shuffler's work: hopper -> shuffled stack, in a seeded random order (``arrange``:
+        a shuffle that goes wrong, hw_sim.shuffles; the default is a fair one)."""
         with self.lock:
             stack = self.hopper + self.shuffled
             self.hopper.clear()
-            self.rng.shuffle(stack)
+            if arrange is None:
+                self.rng.shuffle(stack)
+            else:
+                stack = arrange(stack, self.rng, min(self.last_deal, len(stack)))
             self.shuffled = stack
             return len(stack)
 

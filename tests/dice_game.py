@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from games.decks import DeckSpec, standard_deck
 from games.dice import seat_for_total
+from games.odds import OutcomeClasses
 from games.options import OptionError, whole_number
 from games.registry import GameEntry
 from games.round import DeviceRole, Emit, RoundMachine
@@ -82,9 +84,19 @@ class DiceHigh(Steps, RoundMachine):
                               "shaker": self._shaker()})
 
 
+def outcome_classes(options: Options) -> OutcomeClasses:
+    """What the outcome monitor counts: the outcome (high 15/36, low 15/36, seven 6/36) and the
+    total (2 to 12, its ways of 36)."""
+    ways = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == t) for t in range(2, 13)}
+    return OutcomeClasses({"outcome": {"high": Fraction(15, 36), "low": Fraction(15, 36), "seven": Fraction(6, 36)},
+                           "total": {str(t): Fraction(w, 36) for t, w in ways.items()}},
+                          lambda result: {"outcome": result["outcome"], "total": str(result["total"])})
+
+
 GAME = GameEntry(
     name="dice_high", title="Dice High (a test game)", sheet="tests/dice_game.py", machine=DiceHigh,
     options=Options.from_config, options_schema={"type": "object", "additionalProperties": False},
     build=lambda options, emit, first_round: DiceHigh(options, emit, first_round),
     deck=lambda options: SPEC, seats=(2, 6), option_keys={"seats": "table.seats"}, demo={"seats": 3, "game": {}, "devices": {"cup": {"dice": DICE}}},
+    outcome_classes=outcome_classes,
 )

@@ -1,7 +1,8 @@
-"""Pearson's chi-square goodness of fit for a die, with its p-value, in pure Python.
+"""Pearson's chi-square goodness of fit (a die's faces; a wager's outcome classes against given
+probabilities, small classes pooled) and the exact binomial upper tail, in pure Python.
 
 scipy would give ``scipy.stats.chi2.sf``, but it is too heavy a dependency for the Pi for one
-function of a whole number of degrees of freedom, which has a closed form (Abramowitz and
+function of a whole number of degrees of freedom (and :func:`binomial_sf`, a sum), which has a closed form (Abramowitz and
 Stegun 26.4.4 and 26.4.5); tests/controller/test_chi_square.py checks it against scipy.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 
 def chi_square_sf(x: float, dof: int) -> float:
@@ -54,3 +56,77 @@ def goodness_of_fit(counts: Sequence[int]) -> tuple[float, float]:
     expected = n / len(counts)
     statistic = sum((c - expected) ** 2 for c in counts) / expected
     return statistic, chi_square_sf(statistic, len(counts) - 1)
+
+
+POOL_BELOW = 5.0
+"""A class whose expected count is below this is pooled with others (the usual rule for Pearson's
+statistic: its chi-square approximation is poor for small expected counts)."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Pearson's test of counts against given probabilities, after pooling (:func:`fit`)."""
+
+    statistic: float
+    df: int
+    p_value: float
+    pooled: tuple[int, ...]
+    """The indices of the classes pooled into one cell (empty: none pooled)."""
+
+
+def fit(counts: Sequence[int], probabilities: Sequence[float]) -> Fit:
+    """Pearson's chi-square of ``counts`` against ``probabilities`` (which add up to 1), with
+    ``cells - 1`` degrees of freedom. The classes whose expected count is below
+    :data:`POOL_BELOW` are pooled into one cell, smallest first; if that cell's expected count is
+    still below it, the next smallest class joins it, until it is not (or one other cell is left).
+    Fewer than two cells (or no observations): statistic 0, df 0, p-value 1 -- no test."""
+    if len(counts) != len(probabilities) or len(counts) < 2:
+        raise ValueError("a goodness-of-fit test needs as many probabilities as counts, at least two")
+    if any(p < 0 for p in probabilities) or abs(sum(probabilities) - 1) > 1e-9:
+        raise ValueError("the probabilities must be 0 or more and add up to 1")
+    n = sum(counts)
+    if n == 0:
+        return Fit(0.0, 0, 1.0, ())
+    order = sorted(range(len(counts)), key=lambda i: (probabilities[i], i))
+    pooled: list[int] = []
+    pool_expected = 0.0
+    for i in order:   # ascending: a class joins while it or the pool so far is too small
+        if n * probabilities[i] >= POOL_BELOW and (not pooled or pool_expected >= POOL_BELOW):
+            break
+        pooled.append(i)
+        pool_expected += n * probabilities[i]
+    cells = [(counts[i], n * probabilities[i]) for i in order if i not in pooled]
+    if pooled:
+        cells.append((sum(counts[i] for i in pooled), pool_expected))
+    cells = [c for c in cells if c[1] > 0]
+    if len(cells) < 2:
+        return Fit(0.0, 0, 1.0, tuple(sorted(pooled)))
+    statistic = sum((obs - exp) ** 2 / exp for obs, exp in cells)
+    df = len(cells) - 1
+    return Fit(statistic, df, chi_square_sf(statistic, df), tuple(sorted(pooled)))
+
+
+def binomial_sf(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X binomial with ``n`` trials of chance ``p``: the exact upper tail, summed
+    term by term from k (each term from the one before), so a tiny tail keeps its precision."""
+    if not 0 <= p <= 1 or n < 0:
+        raise ValueError(f"a binomial needs n >= 0 and 0 <= p <= 1, not n={n!r}, p={p!r}")
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    if p == 0:
+        return 0.0
+    if p == 1:
+        return 1.0
+    log_term = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                + k * math.log(p) + (n - k) * math.log1p(-p))
+    term = math.exp(log_term)
+    total = term
+    ratio = p / (1 - p)
+    for i in range(k, n):
+        term *= (n - i) / (i + 1) * ratio
+        total += term
+        if term < total * 1e-17 and i > n * p:
+            break
+    return min(1.0, total)

@@ -25,7 +25,8 @@ from jsonschema import Draft202012Validator
 from controller.shared.schemas import problems, validator
 from controller.table.inbox import Command
 
-COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button", "dice_reset")
+COMMANDS: tuple[str, ...] = ("open", "close", "void", "resume", "rebirth", "replay", "button", "dice_reset",
+                           "integrity_reset")
 PAYLOAD_LIMIT = 4096
 """Bytes: a command is a small JSON object; anything bigger is refused unread."""
 

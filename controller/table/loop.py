@@ -38,6 +38,7 @@ from controller.table.config import Config
 from controller.table.devices import Devices
 from controller.table.inbox import Acked, Command, Connected, Disconnected, ForeignStatus, Inbox, Stop
 from controller.table.instance_lock import AnotherController
+from controller.table.integrity import Integrity
 from controller.table.journal import Event, Journal, Pending
 from controller.table.journal_check import JournalError, fault_of
 from controller.table.machine import Machine, MachineFactory, build_machine
@@ -121,6 +122,7 @@ class Table:
         ``seq`` order: they must not block."""
         self.line_errors = LineErrorGate()  # no published figure depends on a face-down card
         self.devices = Devices(self, config, self.drivers)
+        self.integrity = Integrity(self, config)  # outcome (and shuffle) counts: journaled, published retained
         self.outbox = Outbox(journal, publisher, config.journal, alarm=self.alarm, deal_again=self._deal_again)
         self.requests = Requests(self)
         self.sessions = Sessions(self)
@@ -198,6 +200,7 @@ class Table:
         if saved is not None:  # what that means for the game (a round stopped after its result ...) is its rule
             self.machine.restore(saved, self.journal.meta("state"))
         self.devices.load_dice(self.journal.meta("dice"))
+        self.integrity.load(self.journal.meta("integrity"))
         self.publisher.start(birth, self.journal.journal_id)  # its status says which journal publishes
         for name, driver in self.drivers.items():
             if hasattr(driver, "start"):
@@ -246,6 +249,7 @@ class Table:
         """One inbox item; a failure of the machine is an alarm, never the end of the loop."""
         try:
             if isinstance(item, DeviceEvent):
+                self.integrity.device_event(item)   # the order cards leave the shoe, before the round sees them
                 self.devices.handle(item)
                 self._maybe_autostart()
             elif isinstance(item, Command):
@@ -284,16 +288,21 @@ class Table:
             self.emit("lights", lights)
         events: list[Event] = []
         dice = self.devices.dice_to_save()
+        integrity = self.integrity.to_save()
         if self._pending:
             pending, self._pending = self._pending, []
             meta = {"state": machine.state, "round": machine.round, "round_open": machine.round_open,
                     "machine": machine.save()}
             if dice is not None:
                 meta["dice"] = dice  # the counts and the throw's events in one transaction
+            if integrity is not None:
+                meta["integrity"] = integrity  # the outcome counts and the result they counted, likewise
             events = self.journal.append_many(pending, meta=meta)
-        elif dice is not None:
-            self.journal.set_meta(dice=dice)  # a throw counted that made no event (no dice were due)
+        elif dice is not None or integrity is not None:
+            # a throw counted that made no event (no dice were due); counts reset by a refused command
+            self.journal.set_meta(**{k: v for k, v in (("dice", dice), ("integrity", integrity)) if v is not None})
         self.devices.dice_owed = self.devices.dice_owed or dice is not None
+        self.integrity.owed = self.integrity.owed or integrity is not None
         # First what the pit needs: the events go to the socket now (paho writes on this thread,
         # controller.table.reactor); the lights, the local listeners and the state after.
         outbox.send(events)
@@ -309,6 +318,8 @@ class Table:
                 outbox.offer_state(*self.state_of(snapshot))  # only when the table looks otherwise
             if self.devices.dice_owed:
                 self.devices.publish_dice(self.publisher, self.config.table.id)
+            if self.integrity.owed:
+                self.integrity.publish(self.publisher, self.config.table.id)
         self.requests.send_replies(self.publisher)
         outbox.pump()   # replays after the replies: a reply overtakes the replayed events it answers
         if self._pending:  # an alarm raised while publishing (a damaged row in the backlog): journal it now
@@ -326,6 +337,8 @@ class Table:
         if not isinstance(rnd, int) or isinstance(rnd, bool):
             rnd = self.machine.round if self.machine is not None else None
         self._pending.append(Pending(kind, rnd, data, time.time()))
+        if kind != "alarm":
+            self.integrity.observe(kind, data)   # what the pit sees: a result counted, a deck change
         if kind != "line_errors":
             for released in self.line_errors.observe(kind, data):  # counts the reveal made public
                 self.emit("line_errors", released)

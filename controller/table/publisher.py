@@ -102,6 +102,11 @@ class Topics:
         """Retained: the dice cups' counts and fairness figures (controller.table.dice_stats)."""
         return f"{self.base}/dice"
 
+    @property
+    def integrity(self) -> str:
+        """Retained: the outcome (and shuffle) counts and tests (controller.table.integrity)."""
+        return f"{self.base}/integrity"
+
     def event(self, kind: str) -> str:
         return f"{self.base}/event/{kind}"
 
@@ -380,6 +385,9 @@ class Publisher:
 
     def publish_dice(self, dice: Mapping[str, Any]) -> None:
         self._send(self.topics.dice, _json(dice), retain=True)
+
+    def publish_integrity(self, integrity: Mapping[str, Any]) -> None:
+        self._send(self.topics.integrity, _json(integrity), retain=True)
 
     def publish_event(self, event: Event) -> None:
         if len(event.payload) > self.max_event_bytes:

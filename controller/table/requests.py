@@ -119,6 +119,8 @@ class Requests:
             extra = {"accepted": verdict.accepted, "reason": verdict.reason}
         elif name == "dice_reset":
             extra = table.devices.reset_dice(args["cup"])
+        elif name == "integrity_reset":
+            extra = table.integrity.reset(args)
         elif name in self.game_commands:
             extra = machine.command(name, args)   # the game's own (Refused when out of place)
         return {"state": machine.state, "round": machine.round, **extra}

@@ -1,7 +1,7 @@
 """The table's MQTT sessions: what a (re)connect owes the pit, and two controllers of one table.
 
 On every session (and on ``cmd/rebirth``) the table publishes its birth (Sparkplug's birth
-number, the next seq, its devices), its retained state and dice, and the whole backlog, in seq
+number, the next seq, its devices), its retained state, dice and integrity, and the whole backlog, in seq
 order (controller.table.outbox). The retained status the broker held before the session says who
 published as this table last: a second controller of one table (two Pis, two journals, one id)
 would publish other events under the same seqs, so the younger of the two stops.
@@ -83,12 +83,13 @@ class Sessions:
             self.rebirth()
 
     def rebirth(self) -> dict[str, Any]:
-        """Birth, state, dice and the backlog: on every (re)connect and on ``cmd/rebirth``."""
+        """Birth, state, dice, integrity and the backlog: on every (re)connect and on ``cmd/rebirth``."""
         table = self.table
         if table.outbox.online:
             table.publisher.publish_birth(table.journal.next_seq, table.devices.status)
             if table.machine is not None:
                 table.outbox.publish_state_now(*table.state_of(table.machine.snapshot()))
             table.devices.publish_dice(table.publisher, table.config.table.id)
+            table.integrity.publish(table.publisher, table.config.table.id)
             table.outbox.resend_all()
         return {"birth": table.publisher.birth, "undelivered": table.journal.undelivered_count}

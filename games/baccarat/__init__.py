@@ -35,6 +35,7 @@ GAME = GameEntry(
     narrate=_lines.NARRATE,
     legend=_lines.LEGEND,
     scoreboard=_roads.scoreboard,
+    outcome_classes=_odds.outcome_classes,
     odds=lambda paytable, decks: _odds.odds(8 if decks is None else decks) if paytable is None else _one_paytable(),
 )
 

@@ -10,9 +10,10 @@ falling factorial. Summing exact integers per deal length keeps every figure a F
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from games.baccarat.rules import (
     BANKER_ODDS,
@@ -21,8 +22,9 @@ from games.baccarat.rules import (
     TIE_ODDS,
     banker_draws,
     player_draws,
+    point,
 )
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds
 
 OUTCOMES = ("player", "banker", "banker_six", "tie")
 
@@ -134,3 +136,63 @@ def odds(decks: int = 8) -> GameOdds:
     )
     return GameOdds("baccarat", "rule 8 (commission-free)", decks, wagers,
                     notes=("exact: every deal of the shoe by card points (rules 4, 11, 13-19)",))
+
+
+WINNER = "winner"
+NATURALS = "naturals"
+NATURAL_CLASSES = ("none", "player", "banker", "both")
+
+
+@cache
+def natural_probabilities(points: tuple[int, ...]) -> dict[str, Fraction]:
+    """Which hands are naturals (rule 18: 8 or 9 on the first two cards), exactly, for a shoe
+    holding ``points[p]`` cards of point ``p``: the four first cards by points (P, B, P, B, rule 11),
+    each sequence weighted by the copies left."""
+    counts = list(points)
+    ways = dict.fromkeys(NATURAL_CLASSES, 0)
+    for p1 in range(10):
+        w1 = counts[p1]
+        counts[p1] -= 1
+        for b1 in range(10):
+            w2 = w1 * counts[b1]
+            if not w2:
+                continue
+            counts[b1] -= 1
+            for p2 in range(10):
+                w3 = w2 * counts[p2]
+                if not w3:
+                    continue
+                counts[p2] -= 1
+                for b2 in range(10):
+                    w4 = w3 * counts[b2]
+                    if w4:
+                        player, banker = (p1 + p2) % 10 >= 8, (b1 + b2) % 10 >= 8
+                        ways[("none", "banker", "player", "both")[2 * player + banker]] += w4
+                counts[p2] += 1
+            counts[b1] += 1
+        counts[p1] += 1
+    total = _falling(sum(points), 4)
+    return {k: Fraction(n, total) for k, n in ways.items()}
+
+
+def outcome_classes(options: Any) -> OutcomeClasses:
+    """The round's winner (player, banker with a total other than 6, banker with 6, tie: rule 19
+    and 8b) and which hands were naturals (rule 18), exact for the table's shoe
+    (:func:`probabilities_of`, :func:`natural_probabilities`). The shoe is dealt without
+    replacement over many rounds, so consecutive rounds are not quite independent; the figures
+    are those of a round from a full shoe, which by exchangeability is every round's."""
+    spec = options.spec
+    points = [0] * 10
+    for c in spec.all_cards():
+        points[point(c)] += 1
+    shoe = tuple(points)
+    winner = probabilities_of(shoe)
+
+    def classify(result: Mapping[str, Any]) -> dict[str, str]:
+        won = str(result["winner"])
+        won = "banker_six" if won == "banker" and result.get("banker_six") else won
+        natural = ("none", "banker", "player", "both")[2 * bool(result["player"]["natural"])
+                                                       + bool(result["banker"]["natural"])]
+        return {WINNER: won, NATURALS: natural}
+
+    return OutcomeClasses({WINNER: winner, NATURALS: natural_probabilities(shoe)}, classify)

@@ -31,6 +31,7 @@ GAME = GameEntry(
     narrate=_lines.NARRATE,
     legend=_lines.LEGEND,
     odds=_odds.odds,
+    outcome_classes=_odds.outcome_classes,
 )
 
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
-from games.betwin.rules import FACES, NUMBERS, Rules, wins
-from games.cards import JOKER, Card
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.betwin.rules import FACES, NUMBERS, Rules, _identical, wins, zone
+from games.cards import JOKER, Card, card
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds
 
 SAME_SUIT, OTHER_SUIT = "S", "H"
 """A class's representative suit: the Waiting card's (every Waiting card is taken as a spade), or another."""
@@ -138,3 +139,41 @@ def _ev(p: Fraction) -> Fraction:
     """Per unit of initial bet: the bet, and a re-bet of one unit when the card is more likely to win."""
     edge = 2 * p - 1
     return edge + max(Fraction(0), edge)
+
+
+DEALER_CARDS = "dealer_cards"
+
+
+def outcome_classes(options: Any) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): the dealer's two cards as the win zone
+    they make (rule 2, 3.5): ``two jokers`` (every seat wins), ``identical`` (only that card wins),
+    else ``width N``, the number of values from the lower dealer card up to (not including) the
+    higher one, the joker valued by rule 3.5. Exact over every ordered pair of physical cards of
+    the table's shoe (the seats' cards and changes, drawn between them, change no pair's chance:
+    exchangeability)."""
+    table_rules = options.rules
+    counts: dict[Card, int] = {}
+    for c in options.spec.all_cards():
+        counts[c] = counts.get(c, 0) + 1
+    size = sum(counts.values())
+    ways: dict[str, int] = {}
+    for waiting, nw in counts.items():
+        for adjoining, na in counts.items():
+            n = nw * (na - (waiting == adjoining))
+            if n:
+                klass = _zone_class(waiting, adjoining, table_rules)
+                ways[klass] = ways.get(klass, 0) + n
+    pairs = size * (size - 1)
+    order = sorted(ways, key=lambda k: (not k.startswith("width"), int(k.split()[1]) if k.startswith("width") else 0, k))
+    probabilities = {DEALER_CARDS: {k: Fraction(ways[k], pairs) for k in order}}
+    return OutcomeClasses(probabilities, lambda result: {
+        DEALER_CARDS: _zone_class(card(result["waiting"]), card(result["adjoining"]), table_rules)})
+
+
+def _zone_class(waiting: Card, adjoining: Card, table_rules: Rules) -> str:
+    if waiting.is_joker and adjoining.is_joker:
+        return "two jokers"
+    if _identical(waiting, adjoining, table_rules):
+        return "identical"
+    lo, hi = zone(waiting, adjoining, table_rules)
+    return f"width {hi - lo}"

@@ -53,6 +53,7 @@ GAME = GameEntry(
     narrate=_lines.NARRATE,
     legend=_lines.LEGEND,
     odds=_odds.odds,
+    outcome_classes=_odds.outcome_classes,
 )
 
 

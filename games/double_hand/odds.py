@@ -29,7 +29,7 @@ from pathlib import Path
 
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.double_hand import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds, from_shipped, shipped
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds, dice_totals, from_shipped, shipped
 
 SAMPLES = 2_000
 """Deals simulated live (each counted in both orders): a few seconds in pure Python."""
@@ -91,3 +91,9 @@ def odds(paytable: str | None = None, decks: int | None = None, samples: int = S
     wager = WagerOdds(rules.WAGER, outcomes, method="simulation", interval=(mean - half, mean + half),
                       note=f"{samples:,} seeded deals, each counted both ways; both hands set the house way")
     return GameOdds("double_hand", f"ties: {ties}", 1, (wager,), notes=NOTES)
+
+
+def outcome_classes(options: object) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): the total of the round's throw of
+    three dice (rules.DICE), exact (games.odds.dice_totals)."""
+    return dice_totals(rules.DICE)

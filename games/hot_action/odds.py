@@ -24,7 +24,7 @@ from pathlib import Path
 from games import blackjack
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.hot_action import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds, shipped, simulated
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds, dice_totals, shipped, simulated
 
 ROUNDS = 40_000
 """Seeded rounds of the live simulation: a few seconds, the expected value within about ±1 %."""
@@ -161,3 +161,9 @@ def odds(paytable: str | None = None, decks: int | None = None, rounds: int = RO
                            f"a hand's first two cards, exactly: natural 22 {two['natural 22']} "
                            f"({float(two['natural 22']):.6f}), two card 22 {two['two card 22']} "
                            f"({float(two['two card 22']):.6f})"))
+
+
+def outcome_classes(options: object) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): the total of the round's throw of
+    three dice (rules.DICE), exact (games.odds.dice_totals)."""
+    return dice_totals(rules.DICE)

@@ -36,6 +36,7 @@ GAME = GameEntry(
     legend=_lines.LEGEND,
     variant_key="paytable",
     odds=_odds.odds,
+    outcome_classes=_odds.outcome_classes,
 )
 
 

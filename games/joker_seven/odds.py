@@ -9,13 +9,17 @@ ranks times the suits each rank's cards can take.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, prod
+from typing import Any
 
+from games.cards import card
 from games.joker_seven.paytables import PAYTABLES, Paytable
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.joker_seven.rules import colour_count
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds
 from games.wagers import Pays
 
 HANDS = comb(54, 7)
@@ -103,3 +107,47 @@ def _rank_wagers(table: Paytable) -> list[WagerOdds]:
         _win_lose("two_jokers", comb(52, 5), table.two_jokers),
         _win_lose("pair_<rank>", specific, table.specific_pair, "each of Ace to King alike"),
     ]
+
+
+def outcome_classes(options: Any) -> OutcomeClasses:
+    """Every pattern the layout's seven cards settle wagers by, each a partition of the C(54, 7)
+    hands of rule 2, exact:
+
+    - ``black_cards`` and ``red_cards``: how many cards of the colour (0 to 7; a joker has none,
+      rule 4), the colour wagers' classes; seven of a colour is the rare one;
+    - ``jokers``: none, one or two (the one- and two-joker wagers);
+    - ``pairs``: the rank pattern as the rank wagers read it with the table's paytable: ``three
+      of a kind`` (any rank three or four times: a prial), else ``two pairs`` (two or more pairs,
+      two jokers counting as a pair where the paytable says so), ``one pair``, ``no pair``.
+    """
+    table = PAYTABLES[options.paytable]
+    colour = {str(k): Fraction(sum(comb(26, k) * comb(26, 7 - j - k) * comb(2, j) for j in (0, 1, 2)
+                                   if 7 - j - k >= 0), HANDS) for k in range(8)}
+    jokers = {str(j): Fraction(comb(2, j) * comb(52, 7 - j), HANDS) for j in (0, 1, 2)}
+    pairs = dict.fromkeys(PAIR_CLASSES, 0)
+    for j, profile, hands in _rank_hands():
+        pairs[_pair_class(profile, j, table.two_jokers_pair)] += hands
+    probabilities = {"black_cards": colour, "red_cards": dict(colour), "jokers": jokers,
+                     "pairs": {k: _p(n) for k, n in pairs.items()}}
+
+    def classify(result: Mapping[str, Any]) -> dict[str, str]:
+        cards = [card(c) for c in result["cards"]]
+        if len(cards) != 7:
+            raise ValueError(f"a Joker Seven layout has 7 cards (rule 3), not {len(cards)}")
+        j = sum(1 for c in cards if c.is_joker)
+        ranks = Counter(c.rank for c in cards if not c.is_joker)
+        profile = tuple(sorted(ranks.values(), reverse=True))
+        return {"black_cards": str(colour_count(cards, "black")), "red_cards": str(colour_count(cards, "red")),
+                "jokers": str(j), "pairs": _pair_class(profile, j, table.two_jokers_pair)}
+
+    return OutcomeClasses(probabilities, classify)
+
+
+PAIR_CLASSES = ("no pair", "one pair", "two pairs", "three of a kind")
+
+
+def _pair_class(profile: tuple[int, ...], jokers: int, two_jokers_pair: bool) -> str:
+    if any(m >= 3 for m in profile):
+        return "three of a kind"
+    pairs = sum(1 for m in profile if m == 2) + (1 if two_jokers_pair and jokers == 2 else 0)
+    return PAIR_CLASSES[min(pairs, 2)]

@@ -25,11 +25,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from games import blackjack
 from games.cards import JOKER, STANDARD_RANKS, SUITS, Card
 from games.no_bust import rules
-from games.odds import GameOdds, OutcomeOdds, WagerOdds, from_shipped, shipped, simulated
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds, from_shipped, shipped, simulated
 
 SHEET = rules.Rules()
 """The default readings (games.no_bust)."""
@@ -196,3 +197,31 @@ def odds(paytable: str | None = None, decks: int | None = None, rounds: int = RO
                     notes=("simulated: the bet (how players play is theirs to choose); exact: the "
                            "player-dealer's chart",
                            f"the player-dealer's hand dealt alone from a full shoe, exactly: {shares}"))
+
+
+PD_HAND = "player_dealer_hand"
+
+
+def outcome_classes(options: Any) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): how the player-dealer's hand ends (17 to
+    the highest total, 21 with a joker, over a natural, a natural of two jokers), exact for the
+    table's decks, jokers and highest total (:func:`dealer_outcomes`). The player-dealer's hand is
+    shown and played by its chart (RPD) whatever the players did; its cards come after theirs,
+    which by exchangeability leaves each ending's probability that of a full shoe."""
+    composition = shoe_composition(options.decks, options.jokers_per_deck)
+    highest = options.readings.highest_total
+    probabilities = {PD_HAND: dict(dealer_outcomes(composition, highest))}
+
+    def classify(result: Mapping[str, Any]) -> dict[str, str]:
+        d = result["dealer"]
+        if d["natural"]:
+            name = "natural (two jokers)"
+        elif d["joker"]:
+            name = "21 with a joker"
+        elif d["over"]:
+            name = "over a natural"
+        else:
+            name = str(d["total"])
+        return {PD_HAND: name}
+
+    return OutcomeClasses(probabilities, classify)

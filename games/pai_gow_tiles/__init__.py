@@ -80,6 +80,7 @@ GAME = GameEntry(
     commands={"dispute": DISPUTE_SCHEMA},
     summary=lambda data: _summary(data),
     odds=_odds.odds,
+    outcome_classes=_odds.outcome_classes,
     narrate=_lines.NARRATE,
     legend=_lines.LEGEND,
 )

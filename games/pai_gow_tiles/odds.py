@@ -25,7 +25,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds, dice_totals
 from games.pai_gow_tiles.rules import DICE, POSITIONS, placement
 
 DATA = Path(__file__).resolve().parent / "data" / "house_way_odds.json"
@@ -103,3 +103,9 @@ def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
 
 
 __all__ = ["count_of", "house_way_bet", "odds", "placement_odds", "totals"]
+
+
+def outcome_classes(options: object) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): the total of the round's throw of
+    three dice (rules.DICE), exact (games.odds.dice_totals)."""
+    return dice_totals(DICE)

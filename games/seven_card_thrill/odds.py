@@ -6,13 +6,16 @@ The poker bet against the dealer's hand is counted over every deal of both hands
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
+from typing import Any
 
-from games.cards import STANDARD_RANKS
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.cards import STANDARD_RANKS, card
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds
+from games.poker.hands import NAME
 from games.seven_card_thrill.classes import COUNTS
-from games.seven_card_thrill.rules import Paytable
+from games.seven_card_thrill.rules import Paytable, hand
 from games.seven_card_thrill.showdown import SHEET, Showdown
 
 WAGERS = ("poker", "kings_or_better", "trips_or_better", "full_house_or_better", "special")
@@ -72,3 +75,26 @@ def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
     return GameOdds("seven_card_thrill", "sheet", 1, (poker(table), *_on_the_hand(table)),
                     notes=("every figure exact: the poker bet over every deal of both hands, the other "
                            "wagers over every hand", f"best five of seven, exactly: {shares}"))
+
+
+DEALER_HAND = "dealer_hand"
+
+
+def outcome_classes(options: object) -> OutcomeClasses:
+    """What the table's outcome monitor counts (issue 25): the dealer's best five of seven by
+    class, exact (:data:`games.seven_card_thrill.classes.COUNTS`), read from the result's
+    ``dealer.hand``. The dealer's seven are shown every round whatever the players did, and the
+    dealer's is one hand a round (the seats' hands come from the same 53 cards). Read from the
+    dealer's seven cards: a pair is named by its rank, as :data:`ORDER` has it."""
+    probabilities = {DEALER_HAND: {name: Fraction(COUNTS[name], HANDS) for name in ORDER if COUNTS.get(name)}}
+
+    def classify(result: Mapping[str, Any]) -> dict[str, str]:
+        cards = [card(c) for c in result["dealer"]["cards"]]
+        if len(cards) != 7:
+            raise ValueError(f"the dealer holds 7 cards, not {len(cards)}")
+        best = hand(cards)
+        if best.name == "pair":   # the classes split the pairs by rank (kings_or_better pays on them)
+            return {DEALER_HAND: f"pair of {NAME[best.key[1]]}"}
+        return {DEALER_HAND: best.name}
+
+    return OutcomeClasses(probabilities, classify)

@@ -39,6 +39,7 @@ GAME = GameEntry(
     legend=_lines.LEGEND,
     variant_key="deal_from",
     odds=_odds.odds,
+    outcome_classes=_odds.outcome_classes,
 )
 
 

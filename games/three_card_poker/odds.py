@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from math import comb
+from typing import Any
 
 from games.cards import STANDARD_RANKS, SUITS, Card
-from games.odds import GameOdds, OutcomeOdds, WagerOdds
+from games.odds import GameOdds, OutcomeClasses, OutcomeOdds, WagerOdds
 from games.three_card_poker.hands import QUEEN_HIGH, VALUE, _key, key, name
 from games.three_card_poker.rules import BONUS, Paytable
 
@@ -209,3 +210,26 @@ def odds(paytable: str | None = None, decks: int | None = None) -> GameOdds:
 
 def hand_name(cards: list[Card]) -> str:
     return name(key(cards))
+
+
+PD_HAND = "player_dealer_hand"
+"""The one hand Three Card Poker shows every round whatever anyone chose: the player-dealer's
+(R5). A seat's hand is shown only when its player plays (R4: folded hands are collected unseen),
+and playing is the player's choice by the hand, so the shown hands' classes are not a random
+hand's: they are not counted."""
+
+
+def outcome_classes(options: Any) -> OutcomeClasses:
+    """The player-dealer's hand by bonus class (B8's classes and high card), exact for the
+    table's decks and its reading of a suited pair, from :func:`bonus_counts`; read from the
+    ``result``'s ``dealer.hand`` (games.three_card_poker.rules.settle names it the same way)."""
+    counts = bonus_counts(options.decks, options.suited_pair)
+    total = sum(counts.values())
+    probabilities = {PD_HAND: {hand: Fraction(n, total) for hand, n in counts.items() if n}}
+
+    def classify(result: Mapping[str, Any]) -> dict[str, str]:
+        return {PD_HAND: str(result["dealer"]["hand"])}
+
+    return OutcomeClasses(probabilities, classify,
+                          notes=("the player-dealer's hand only: a seat's hand is shown only if its player "
+                                 "plays (R4), so its classes are not a random hand's",))

@@ -166,6 +166,8 @@ MARK = "Zq9"
     (None, "replay", {"from": "9C", "to": -7654}),
     (None, "void", {"reason": 98765}),
     (None, "dice_reset", {"cup": ["QS"], MARK: 1}),
+    (None, "integrity_reset", {"wager": "9C"}),
+    (None, "integrity_reset", {"wager": ["QS"], MARK: 1}),
 ])
 def test_a_refused_command_quotes_nothing_it_got(game: str | None, command: str, payload: dict) -> None:
     # A refusal is published (the reply and the command event), journaled and archived; what was

@@ -242,7 +242,7 @@ def test_a_round_as_the_pit_sees_it(make_table) -> None:
                                  "line 1 column 2 (char 1)"),
     ("open", b"[1]", None, "the payload must be a JSON object"),
     ("frobnicate", b'{"id": "x1"}', "x1", "unknown command: the commands are open, close, void, "
-                                          "resume, rebirth, replay, button, dice_reset"),
+                                          "resume, rebirth, replay, button, dice_reset, integrity_reset"),
     ("replay", b'{"id": "r1", "to": 3}', "r1", "bad replay command: from: is required"),
     ("replay", b'{"id": "r2", "from": 0, "to": 3}', "r2", "bad replay command: from: must be at least 1"),
     ("replay", b'{"id": "r3", "from": "1", "to": 3}', "r3", "bad replay command: from: must be an integer"),
@@ -464,9 +464,13 @@ def test_a_broker_restart_loses_nothing(make_table, broker, subscriber) -> None:
     while h.undelivered() and time.monotonic() < deadline:
         time.sleep(0.05)  # test only: waiting for paho's reconnect
     assert h.undelivered() == 0
-    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth and state again
-    retained = {m.topic: m.json() for m in (late.get(), late.get())}
+    late = subscriber(f"{TOPIC}/#")  # the new broker has the retained birth, state and integrity again
+    retained: dict[str, dict] = {}   # (the retained topics come in any order)
+    while not {f"{TOPIC}/status", f"{TOPIC}/state", f"{TOPIC}/integrity"} <= retained.keys():
+        message = late.get()
+        retained[message.topic] = message.json()
     assert retained[f"{TOPIC}/status"]["online"] and retained[f"{TOPIC}/state"]["state"] == "result"
+    assert retained[f"{TOPIC}/integrity"]["outcomes"]["winner"]["rounds"] == 1   # baccarat's outcome counts
 
 
 def test_a_full_disk_stops_the_table_and_nothing_unjournaled_goes_out(make_table) -> None:
@@ -851,3 +855,23 @@ def test_dice_reset_on_a_table_without_a_cup_is_refused(make_table) -> None:
     assert not reply["ok"] and reply["error"] == "refused: this table has no dice cup"
     h.pit.drain()
     assert not [m for m in h.pit.seen if m.topic == f"{TOPIC}/dice"], "no dice topic without a cup"
+
+
+def test_the_shuffle_monitors_deal_survives_a_restart(make_table) -> None:
+    """Issue 25.2: the cards dealt since the shuffle are journaled (``meta.integrity``) as the next
+    round begins, the face-down card once revealed as public, and a restarted table takes them up."""
+    first = make_table()
+    load_shoe(first)
+    deal(first, "2H 3D 4S 5C")   # the banker's 5C face down, revealed with the result
+    first.event("result")
+    first.put(ButtonPressed("buttons", "deal"), ButtonPressed("buttons", "deal"))
+    first.event("round_start", lambda d: d["round"] == 2)
+    first.stop()
+    with sqlite3.connect(first.journal_path) as db:
+        saved = json.loads(db.execute("SELECT value FROM meta WHERE key = 'integrity'").fetchone()[0])["shuffle"]
+    assert saved["deal"]["faces"] == ["2H", "3D", "4S", "5C"] and saved["deal"]["public"] == [True] * 4
+    second = make_table()
+    shuffle = second.table.integrity.shuffle
+    assert shuffle is not None and shuffle.deal.order() == ["2H", "3D", "4S", "5C"]
+    figures = second.pit.wait_for(lambda m: m.topic == f"{TOPIC}/integrity").json()["shuffle"]
+    assert figures["shoes"] == [] and figures["run"]["shoes"] == 0   # nothing compared, nothing published

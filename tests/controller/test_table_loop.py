@@ -50,6 +50,7 @@ class FakePublisher:
         self.prior = prior  # the table's retained status at the first connect
         self.events: list[dict] = []
         self.states: list[dict] = []
+        self.integrity: list[dict] = []
         self.replies: list[dict] = []
         self.birth = 0
         self.alive = True
@@ -76,6 +77,10 @@ class FakePublisher:
 
     def wait_state(self) -> None:
         self.wait("state")
+
+    def publish_integrity(self, integrity: Any) -> None:
+        """The retained integrity topic: the neutral game reads its cards, so it has a shuffle monitor."""
+        self.integrity.append(json.loads(json.dumps(integrity)))
 
     def publish_event(self, event: Event) -> None:
         env = json.loads(event.payload)

@@ -107,7 +107,7 @@ MALFORMED = [
     ("resume", b"42", None, 'the payload must be a JSON object such as {"id": "r1"}, not a number'),
     ("frobnicate", b'{"id": "u1"}', "u1",
      "unknown command: the commands are open, close, void, resume, rebirth, replay, button, "
-     "dice_reset"),
+     "dice_reset, integrity_reset"),
     ("void", b'{"id": "m1"}', "m1", "bad void command: reason: is required"),
     ("open", b'{"id": "e1", "force": true}', "e1", "bad open command: (top level): an unknown key (the keys are id)"),
     ("rebirth", b'{"id": "e2", "full": 1}', "e2", "bad rebirth command: (top level): an unknown key (the keys are id)"),

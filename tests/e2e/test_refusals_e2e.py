@@ -81,7 +81,7 @@ def test_a_refused_command_quotes_nothing_of_what_it_got(table_factory, caplog) 
                               "range in parts")
     assert refusals["c8"] == "bad open command: (top level): an unknown key (the keys are id)"
     assert refusals["c11"] == refusals["c12"] == ("unknown command: the commands are open, close, void, resume, "
-                                                  "rebirth, replay, button, dice_reset, up_cards, expose, showdown")
+                                                  "rebirth, replay, button, dice_reset, integrity_reset, up_cards, expose, showdown")
 
     # The table deals on: the hand completes (the pit entered nothing for it).
     table.dealer.release()

@@ -188,6 +188,8 @@ def _devices(game: str) -> dict[str, str]:
     ("baccarat", "unplug@hand:2", "fault unplug@hand:2: Commission-Free Baccarat never prompts the dealer for hand"),
     ("three_card_poker", "shuffler.unplug@card", "fault shuffler.unplug@card: Three Card Poker never prompts the "
                                                  "dealer for card"),
+    ("baccarat", "biased_hands@round:2", "fault biased_hands@round:2: the shuffler is a shuffler, which has no "
+                                         "biased_hands fault (a fault of a hand_shuffler)"),
 ])
 def test_a_fault_that_could_never_fire_is_refused(game: str, text: str, why: str) -> None:
     with pytest.raises(FaultSpecError) as caught:
@@ -216,6 +218,8 @@ def test_every_refusal_in_one_line_and_a_device_of_another_kind() -> None:
     ("baccarat", "unplug@load_shoe"),
     ("hot_action", "cup.stall@dice:3"),
     ("double_hand", "shuffler.count_wrong@round:2"),
+    ("three_card_poker", "biased_hands@round:15"),
+    ("baccarat", "wrong_decks@deck_check"),   # _devices: its demo, from a hand-forming shuffler
 ])
 def test_faults_a_table_can_have_are_accepted(game: str, text: str) -> None:
     assert check_table_faults([text], game, _devices(game)) == [parse_fault(text)]
