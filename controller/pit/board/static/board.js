@@ -563,12 +563,16 @@
   }
 
   // -- integrity figures (controller/pit/board/figures.py; docs/pit-board.md, "Integrity") ----------
-  // A p-value as a surveillance officer reads it: three decimals, or the power of ten when tiny.
+  // A p-value as a surveillance officer reads it: plain decimals (0.412, 0.00038), and below one in
+  // a million only that (how far below changes nothing one does).
   function pValue(p) {
     if (typeof p !== "number") return "—";
     if (p >= 0.001) return p.toFixed(3);
-    return p === 0 ? "< 1e-300" : p.toExponential(1);
+    return p >= 1e-6 ? String(Number(p.toPrecision(2))) : "< 0.000001";
   }
+  function pIs(p) { const v = pValue(p); return v.startsWith("<") ? `p ${v}` : `p = ${v}`; }
+  // When counts began: the date too (they run for days), to the minute.
+  function began(ts) { return typeof ts === "number" ? stamp(ts).replace(/:\d\d UTC/, " UTC") : "—"; }
   function num(x, digits) { return typeof x === "number" ? (digits != null ? x.toFixed(digits) : String(x)) : "—"; }
   function flagCell(flagged) {
     return el("td", {class: flagged ? "flag flagged" : "flag", text: flagged ? "FLAGGED" : ""});
@@ -592,7 +596,7 @@
       el("p", {class: "rule", text: `A die is tested once it has ${num(d.min_shakes)} throws; flagged below p = ${num(d.p_bias)}.`}),
       ...d.cups.map(c => el("table", {class: "figures", "data-cup": c.cup},
         el("caption", {text: `Cup ${c.cup}` + (c.serial ? ` (serial ${c.serial})` : "") +
-          ` · ${num(c.shakes)} throws since ${stamp(c.since)}`}),
+          ` · ${num(c.shakes)} throws since ${began(c.since)}`}),
         headRow(["Die", "Throws", "χ²", "p", "Face most off", ""]),
         el("tbody", {}, ...c.dice.map(x => el("tr", {class: x.flagged ? "flagged" : null, "data-die": x.die},
           el("td", {text: x.die}), el("td", {text: num(x.shakes)}), el("td", {text: num(x.chi_square, 2)}),
@@ -603,7 +607,7 @@
 
   function outcomeFigures(o) {
     const rows = o.wagers.map(w => el("tr", {class: w.flagged.length ? "flagged" : null, "data-wager": w.wager},
-      el("th", {scope: "row", text: w.wager}), el("td", {text: num(w.rounds)}), el("td", {text: time(w.since)}),
+      el("th", {scope: "row", text: w.wager}), el("td", {text: num(w.rounds)}), el("td", {text: began(w.since)}),
       el("td", {text: w.df ? `${num(w.chi_square, 2)} (${w.df} df)` : "no test yet"}),
       el("td", {text: w.df ? pValue(w.p_value) : "—"}),
       el("td", {class: w.flagged.length ? "flag flagged" : "flag", text: w.flagged.length ? "FLAGGED: " + w.flagged.join(", ") : ""})));
@@ -632,11 +636,11 @@
     return el("div", {id: "integrity-shuffle"}, el("h3", {text: "Shuffle"}),
       el("p", {class: "rule", text: `Pairs of cards dealt within ${num(s.window)} of each other that stayed so after the ` +
         `shuffle, against a random shuffle; flagged below p = ${num(s.p_suspect)}.`}),
-      el("p", {class: "run" + (r.flagged ? " flagged" : ""), text: `Since ${stamp(r.since)}: ${num(r.shoes)} deals compared, ` +
-        `${num(r.observed)} pairs kept against ${num(r.expected, 1)} expected, p = ` +
-        (r.tested ? pValue(r.p_value) : "— (too few yet)") + (r.flagged ? " · FLAGGED" : "")}),
+      el("p", {class: "run" + (r.flagged ? " flagged" : ""), text: `Since ${began(r.since)}: ${num(r.shoes)} deals compared, ` +
+        `${num(r.observed)} pairs kept against ${num(r.expected, 1)} expected, ` +
+        (r.tested ? pIs(r.p_value) : "not tested yet (too few)") + (r.flagged ? " · FLAGGED" : "")}),
       last ? el("p", {class: "last", text: `Last shoe (#${last.shoe}): ${num(last.observed)} against ${num(last.expected, 1)}, ` +
-        `z = ${num(last.z, 2)}, p = ${last.tested ? pValue(last.p_value) : "— (too short to test alone)"}`}) : null,
+        `z = ${num(last.z, 2)}, ` + (last.tested ? pIs(last.p_value) : "not tested alone (too short)")}) : null,
       s.shoes.length ? el("table", {class: "figures"}, headRow(["Shoe", "Rounds", "Public / dealt", "Kept", "Expected", "z", "p", ""]),
         el("tbody", {}, ...s.shoes.slice().reverse().map(x => el("tr", {class: x.flagged ? "flagged" : null, "data-shoe": x.shoe},
           el("td", {text: x.shoe}), el("td", {text: x.rounds.map(n => n == null ? "?" : n).join("–")}),
