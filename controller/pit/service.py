@@ -340,8 +340,8 @@ class PitService:
     # -- public ----------------------------------------------------------------------
 
     def add_observer(self, fn: Observer) -> None:
-        """``fn(table, kind, body)`` for each accepted status, state and (new to this process) event,
-        on the service thread: it must not block."""
+        """``fn(table, kind, body)`` for each accepted status, state, integrity figures (``dice``,
+        ``integrity``) and (new to this process) event, on the service thread: it must not block."""
         self._observers.append(fn)
 
     def start(self, timeout: float = 10.0) -> PitService:
