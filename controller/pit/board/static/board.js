@@ -577,6 +577,13 @@
   function flagCell(flagged) {
     return el("td", {class: flagged ? "flag flagged" : "flag", text: flagged ? "FLAGGED" : ""});
   }
+  // How far a class's count is from its expected count, in standard units ((count - expected) /
+  // sqrt(expected)): within a pooled cell the test cannot say which class was off; this can.
+  function off(c) {
+    if (typeof c.count !== "number" || typeof c.expected !== "number" || c.expected <= 0) return "—";
+    const z = (c.count - c.expected) / Math.sqrt(c.expected);
+    return (z > 0 ? "+" : z < 0 ? "-" : "") + Math.abs(z).toFixed(1);
+  }
   function headRow(names) { return el("thead", {}, el("tr", {}, ...names.map(h => el("th", {scope: "col", text: h})))); }
 
   function integrity(figures) {
@@ -619,14 +626,21 @@
         el("tbody", {}, ...rows)),
       ...o.wagers.map(w => el("details", {class: "classes", "data-wager": w.wager, open: w.flagged.length ? true : null},
         el("summary", {text: `Classes of ${w.wager}: count against expected`}),
-        el("table", {class: "figures"}, headRow(["Class", "Count", "Expected", "Probability", "Rare-class p", ""]),
+        w.pooled.length ? el("p", {class: "rule", text: `Tested as one cell (each expected too few times alone): ` +
+          w.pooled.join(", ") + "."}) : null,
+        el("table", {class: "figures"}, headRow(["Class", "Count", "Expected", "Off (sd)", "Probability", "Rare-class p", ""]),
           el("tbody", {}, ...w.classes.map(c => {
-            const hit = w.flagged.some(f => f.split(" + ").includes(c.name));
-            return el("tr", {class: hit ? "flagged" : null},
+            // a flagged cell is a class, or the pooled classes named together: the test cannot tell
+            // which of those was off, the counts against expected can
+            const cell = w.flagged.find(f => f === c.name || f.split(" + ").includes(c.name));
+            const inPool = cell !== undefined && cell !== c.name;
+            return el("tr", {class: cell !== undefined ? "flagged" : null, "data-class": c.name},
               el("th", {scope: "row", text: c.name + (w.pooled.includes(c.name) ? " (pooled)" : "")}),
-              el("td", {text: num(c.count)}), el("td", {text: num(c.expected, 1)}),
+              el("td", {text: num(c.count)}), el("td", {text: num(c.expected, 1)}), el("td", {text: off(c)}),
               el("td", {text: typeof c.probability === "number" ? c.probability.toPrecision(3) : "—"}),
-              el("td", {text: c.p != null ? pValue(c.p) : ""}), flagCell(hit));
+              el("td", {text: c.p != null ? pValue(c.p) : ""}),
+              el("td", {class: cell !== undefined ? "flag flagged" : "flag",
+                        text: cell === undefined ? "" : inPool ? "in the FLAGGED pooled cell" : "FLAGGED"}));
           }))))));
   }
 
