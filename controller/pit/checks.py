@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.archive import ArchivedEvent
+from controller.pit.board.figures import KINDS
 from controller.pit.client import parse_payload
 from controller.pit.watch.command import SEQ_MAX, TABLE_ID
 from controller.shared.schemas import SchemaError, show, validate, validate_event
@@ -37,7 +38,7 @@ NOT_STORABLE = "not_storable"
 
 CATEGORIES = (MALFORMED, SCHEMA, UNKNOWN_TABLE, IMPLAUSIBLE_SEQ, SEQ_BACKWARDS, NOT_STORABLE)
 
-FIGURES = ("dice", "integrity")
+FIGURES = KINDS
 """A table's retained integrity figures (issue 25): ``<prefix>/<table>/dice`` (dice.json, the dice
 cup's monitor) and ``<prefix>/<table>/integrity`` (integrity.json: the outcome and shuffle monitors).
 Shown on the board, never archived: what they flag is an ``alarm`` event, archived as every event."""

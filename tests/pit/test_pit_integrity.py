@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+import time
 from collections.abc import Iterator
 
 import integrity_figures as figures
@@ -20,7 +21,11 @@ from pit_support import BoardClient, wait_picture
 
 from controller.pit.board.picture import Picture
 from controller.pit.board.web import BoardServer, serve
+from controller.pit.client import PitClient
 from controller.pit.service import PitService
+from controller.pit.watch.command import Watch
+from controller.pit.watch.glance import Glance
+from controller.pit.watch.screen import board_lines
 
 
 @pytest.fixture
@@ -164,3 +169,55 @@ def test_a_hostile_payload_reaches_the_page_only_as_the_fields_it_names() -> Non
     assert page["dice"]["cups"][0]["dice"] == [{"die": 1, "shakes": None, "chi_square": None, "p_value": None,
                                                 "flagged": False, "most_off": None}]
     assert picture.errors == 0
+
+
+class _Said:
+    """`tablectl watch`'s ``out``: its lines, and a wait for one (on a condition, never a poll)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.cond = threading.Condition()
+
+    def __call__(self, line: str) -> None:
+        with self.cond:
+            self.lines.append(line)
+            self.cond.notify_all()
+
+    def wait(self, line: str) -> None:
+        with self.cond:
+            assert self.cond.wait_for(lambda: line in self.lines, WAIT), self.lines[-10:]
+
+
+def test_watch_says_the_figures_in_a_word_and_its_board_marks_a_flagged_table(broker, fake_table) -> None:
+    """`tablectl watch`: one line when what a table's figures flag changes (not at each republish);
+    its board view (the same picture as the pit board) a line under a flagged table."""
+    fake = fake_table("tcp-05", game="three_card_poker")
+    fake.status()
+    said, glance = _Said(), Glance()
+    lines = Watch("casino", out=said)
+    board = Watch("casino", out=lambda line: None, observer=glance.observe, event_lines=False)
+    clients = [PitClient(broker.host, broker.port, w.topics(), w.on_message, on_bad=w.on_bad) for w in (lines, board)]
+    for client in clients:
+        client.start()
+    try:
+        fake.send("dice", figures.dice(fake.table, (figures.FAIR, figures.FAIR)), retain=True)
+        said.wait("[tcp-05] dice: ok")
+        fake.send("dice", figures.dice(fake.table), retain=True)
+        said.wait("[tcp-05] dice: flagged: dice")
+        fake.send("integrity", figures.integrity(fake.table), retain=True)
+        fake.send("integrity", figures.integrity(fake.table), retain=True)     # republished: nothing new to say
+        said.wait("[tcp-05] integrity: flagged: outcomes, shuffle")
+        fake.send("integrity", {"table": fake.table, "outcomes": "none"})     # not the schema: one BAD line
+        fake.raw(f"{fake.base}/integrity", b"", retain=True)
+        said.wait("[tcp-05] integrity: cleared")
+        assert sum("integrity: flagged" in line for line in said.lines) == 1
+        assert any(line.startswith("BAD") and "integrity" in line for line in said.lines), said.lines
+        wait_picture(glance.picture, lambda: (glance.tables() or [{}])[0].get("integrity") == ["dice"],
+                     "the board view's picture has the dice flagged")
+        shown = [text for text, _ in board_lines("watching casino/+", glance.tables(), [], time.time())]
+        assert "     integrity flagged: dice" in shown, shown
+    finally:
+        for client in clients:
+            client.stop()
+        lines.close()
+        board.close()

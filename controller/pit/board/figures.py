@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+KINDS = ("dice", "integrity")
+"""The retained topics a table publishes its integrity figures on (``<prefix>/<table>/<kind>``) and
+the observer kinds they are handed on as (controller.pit.service, `tablectl watch`)."""
 CUPS = 8
 """Dice cups a table's figures show at most."""
 DICE = 8
@@ -108,6 +111,20 @@ def _shuffle(s: Any) -> dict[str, Any] | None:
                     "expected": _num(run.get("expected")), "p_value": _num(run.get("p_value")),
                     "tested": run.get("tested") is True, "flagged": run.get("suspect") is True},
             "shoes": shoes}
+
+
+def read(kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """``dice`` or ``integrity`` figures read (:func:`dice_figures`, :func:`integrity_figures`)."""
+    return dice_figures(body) if kind == "dice" else integrity_figures(body)
+
+
+def word(kind: str, body: dict[str, Any]) -> str:
+    """One topic's figures in a word or two, for a terminal: ``flagged: dice``, ``ok``, ``cleared``."""
+    if not body:
+        return "cleared"
+    found = read(kind, body)
+    said = flags({kind: found}) if found is not None else None
+    return f"flagged: {', '.join(said)}" if said else "ok" if found is not None else "nothing counted"
 
 
 def flags(figures: dict[str, Any]) -> list[str] | None:

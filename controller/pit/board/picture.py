@@ -68,7 +68,7 @@ from typing import Any
 from controller.pit.board.areas import Areas
 from controller.pit.board.collected import Collected
 from controller.pit.board.feed import Client, Feed
-from controller.pit.board.figures import dice_figures, flags, integrity_figures
+from controller.pit.board.figures import KINDS, flags, read
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -379,14 +379,14 @@ class Picture:
     def _apply(self, table: str, kind: str, body: Any) -> set[str] | None:
         """Take one message; what changed beyond the tile (``history``, ``alarm_log``,
         ``scoreboard``, ``figures``), or None when nothing did."""
-        if kind not in ("status", "state", "event", "ack", "pit", "dice", "integrity") or not isinstance(body, dict) \
+        if kind not in ("status", "state", "event", "ack", "pit", *KINDS) or not isinstance(body, dict) \
                 or not isinstance(table, str):
             self.ignored += 1
             return None
         if kind == "pit":
             self._pit(table, body)
             return None
-        if kind in ("dice", "integrity"):
+        if kind in KINDS:
             return self._take_figures(table, kind, body)
         if kind == "status" and not body:
             self._forget(table)
@@ -409,19 +409,19 @@ class Picture:
     def _take_figures(self, table: str, kind: str, body: dict) -> set[str] | None:
         """A table's ``dice`` or ``integrity`` figures (an empty body: cleared), kept whether its tile
         is made yet or not; what changed on its page, or None."""
-        read = dice_figures(body) if kind == "dice" else integrity_figures(body)
+        found = read(kind, body)
         have = self._figures.get(table)
         if have is None:
-            if read is None:
+            if found is None:
                 return None
             if len(self._figures) >= MAX_TABLES:
                 self.ignored += 1
                 return None
             have = self._figures[table] = {}
-        if read is None:
+        if found is None:
             have.pop(kind, None)
         else:
-            have[kind] = read
+            have[kind] = found
         if not have:
             del self._figures[table]
         t = self._tables.get(table)
