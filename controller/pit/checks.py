@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.archive import ArchivedEvent
+from controller.pit.board.figures import KINDS
 from controller.pit.client import parse_payload
 from controller.pit.watch.command import SEQ_MAX, TABLE_ID
 from controller.shared.schemas import SchemaError, show, validate, validate_event
@@ -36,6 +37,11 @@ NOT_STORABLE = "not_storable"
 """Valid, but not something PostgreSQL can store (a NUL character, a round past 2**31)."""
 
 CATEGORIES = (MALFORMED, SCHEMA, UNKNOWN_TABLE, IMPLAUSIBLE_SEQ, SEQ_BACKWARDS, NOT_STORABLE)
+
+FIGURES = KINDS
+"""A table's retained integrity figures (issue 25): ``<prefix>/<table>/dice`` (dice.json, the dice
+cup's monitor) and ``<prefix>/<table>/integrity`` (integrity.json: the outcome and shuffle monitors).
+Shown on the board, never archived: what they flag is an ``alarm`` event, archived as every event."""
 
 _NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 """The NUL character as JSON writes it (an escape not itself escaped): jsonb refuses it."""
@@ -57,7 +63,8 @@ class Bad(Exception):
 
 @dataclass(frozen=True)
 class Topic:
-    """Where a message came: ``what`` is ``event``, ``status``, ``state`` or ``reply``."""
+    """Where a message came: ``what`` is ``event``, ``status``, ``state``, ``reply``, ``request`` or one
+    of :data:`FIGURES`."""
 
     table: str
     what: str
@@ -81,6 +88,8 @@ def parse_topic(prefix: str, topic: str) -> Topic:
         return Topic(table, "status")
     if tail == ["state"]:
         return Topic(table, "state")
+    if len(tail) == 1 and tail[0] in FIGURES:
+        return Topic(table, tail[0])
     if len(tail) == 3 and tail[0] == "cmd" and tail[1] in ("replay", "void", "resume") and tail[2] == "reply":
         return Topic(table, "reply", tail[1])
     if tail == ["cmd", "replay"]:
@@ -142,7 +151,8 @@ def strict_json(value: Any) -> str:
 
 
 def check_retained(schema: str, table: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """A status or a state: its schema, the topic's table, a plain integer ``seq``/``next_seq``."""
+    """A status, a state or a table's integrity figures (:data:`FIGURES`, schema of the same name):
+    its schema, the topic's table, a plain integer ``seq``/``next_seq``, strict JSON."""
     try:
         validate(schema, payload)
     except SchemaError as exc:
@@ -154,7 +164,7 @@ def check_retained(schema: str, table: str, payload: dict[str, Any]) -> dict[str
     for key in ("seq", "next_seq", "birth"):
         if key in payload and (type(payload[key]) is not int or payload[key] > SEQ_MAX):
             raise Bad(SCHEMA, f"{key}: must be an integer up to {SEQ_MAX} (got {show(payload[key])})")
-    strict_json(payload)  # the status goes into a jsonb column
+    strict_json(payload)  # the status goes into a jsonb column; a NaN in figures would show as a figure
     return payload
 
 

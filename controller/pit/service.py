@@ -15,7 +15,9 @@ database is away the events wait in memory, bounded by the MQTT v5 Receive Maxim
 announces: past it the broker holds the rest.
 
 Several services share one site through a shared subscription (``$share/<group>/...``) on the
-events; status, state and replay replies go to every service. The archive decides what is
+events; status, state, the integrity figures (``dice``, ``integrity``) and replay replies go to
+every service. The figures are handed to the observers only (the board): nothing of them is
+archived, since what they flag is an ``alarm`` event, archived as every event. The archive decides what is
 missing (controller.pit.archive), so an event another service stored is no gap.
 
 Bad input (controller.pit.checks) is logged (one warning each, at most a few a second), counted
@@ -50,6 +52,7 @@ from controller.pit import acks
 from controller.pit.archive import Archive, ArchivedEvent, ArchiveDown, ArchiveError, Batch, Reject
 from controller.pit.checks import (
     CATEGORIES,
+    FIGURES,
     IMPLAUSIBLE_SEQ,
     NOT_STORABLE,
     SEQ_BACKWARDS,
@@ -79,6 +82,8 @@ log = logging.getLogger(__name__)
 
 Observer = Callable[[str, str, dict], None]
 """``observer(table, kind, body)``: kind ``status``, ``state`` or ``event`` (docs/pit.md, "Observers");
+``dice`` or ``integrity``: the table's retained integrity figures, checked against their schemas (``{}``
+when cleared);
 ``pit`` with a pit service's client id for ``table``: that service's status, its health (issue 21.4)."""
 
 PIT = "_pit"
@@ -309,7 +314,7 @@ class PitService:
         self._count_lock = threading.Condition()
         self._counts: dict[str, int] = dict.fromkeys(
             ("received", "events_archived", "events_duplicate", "events_held", "rejected", *CATEGORIES,
-             "bad_status", "bad_state", "bad_reply", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
+             "bad_status", "bad_state", "bad_reply", "bad_dice", "bad_integrity", "renumbered", "birth_backwards", "gaps_opened", "gaps_filled",
              "gaps_unfillable", "gaps_open", "replay_requests", "replay_refused", "replay_failed", "db_lost",
              "observer_errors", "internal_errors", "mqtt_connects", "sessions_lost", "acks", "bad_ack", "board_commands"),
             0)
@@ -335,8 +340,8 @@ class PitService:
     # -- public ----------------------------------------------------------------------
 
     def add_observer(self, fn: Observer) -> None:
-        """``fn(table, kind, body)`` for each accepted status, state and (new to this process) event,
-        on the service thread: it must not block."""
+        """``fn(table, kind, body)`` for each accepted status, state, integrity figures (``dice``,
+        ``integrity``) and (new to this process) event, on the service thread: it must not block."""
         self._observers.append(fn)
 
     def start(self, timeout: float = 10.0) -> PitService:
@@ -481,7 +486,8 @@ class PitService:
                   (events, SubscribeOptions(qos=1)), (f"{self.prefix}/+/cmd/replay/reply", SubscribeOptions(qos=1)),
                   (f"{self.prefix}/{PIT}/+/status", SubscribeOptions(qos=1)),
                   (f"{self.prefix}/{acks.TOPIC}", SubscribeOptions(qos=1)),
-                  *((f"{self.prefix}/+/cmd/{name}/reply", SubscribeOptions(qos=1)) for name in BOARD_COMMANDS)]
+                  *((f"{self.prefix}/+/cmd/{name}/reply", SubscribeOptions(qos=1)) for name in BOARD_COMMANDS),
+                  *((f"{self.prefix}/+/{what}", SubscribeOptions(qos=1)) for what in FIGURES)]
         if self.archive is not None:  # it asks for replays, and hears its requests come back (replays.Request)
             topics.append((f"{self.prefix}/+/cmd/replay", SubscribeOptions(qos=1)))
         return topics
@@ -649,12 +655,16 @@ class PitService:
                     if (gone := self._tables.get(topic.table)) is not None:
                         gone.told.clear()
                     self._tell(topic.table, "status", {})
+                elif what in FIGURES:   # the figures cleared with the table, or by hand: the board drops them
+                    self._figures(topic.table, what, {})
                 return None
             if what == "status":
                 return self._status(self._table(topic.table, create=check_retained("status", topic.table, payload)))
             t = self._tables.get(topic.table)  # a state or a reply of a table never heard of creates nothing
             if what == "state":
                 return self._state(t, topic.table, check_retained("state", topic.table, payload))
+            if what in FIGURES:
+                return self._figures(topic.table, what, check_retained(what, topic.table, payload))
             return self._reply(t, check_reply(payload), topic.kind or "replay") if t is not None else None
         except Bad as bad:
             self._count(f"bad_{what}")
@@ -867,6 +877,16 @@ class PitService:
         self._touched.add(t.name)
         if t.held:
             self._release(t, final=False)
+
+    def _figures(self, table: str, what: str, body: dict) -> None:
+        """A table's integrity figures (``dice``, ``integrity``), checked: to the observers only, a
+        known table's unless they are what the observers were last given (a reconnect's retained
+        copy). Those of a table never heard of are handed on too, as its state is (the board keeps
+        them for the table's tile, and makes none of them). Nothing here is archived."""
+        t = self._tables.get(table)
+        if t is not None and t.known:
+            return self._tell_new(t, what, body)
+        self._tell(table, what, body)
 
     def _reply(self, t: _Table, reply: dict, command: str = "replay") -> None:
         if command != "replay":
@@ -1356,7 +1376,8 @@ def _unknown(table: str) -> Bad:
 
 def _what(topic: str) -> str:
     """What a topic that did not parse was meant to be, for its counter."""
-    for end, what in (("/status", "status"), ("/state", "state"), ("/reply", "reply")):
+    for end, what in (("/status", "status"), ("/state", "state"), ("/reply", "reply"), ("/dice", "dice"),
+                      ("/integrity", "integrity")):
         if topic.endswith(end):
             return what
     return "status"

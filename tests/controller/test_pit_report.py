@@ -365,7 +365,7 @@ def test_the_command_writes_one_csv_file_per_section(site: str, tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [f"{out}/hands.csv: 9 rows", f"{out}/pace.csv: 6 rows",
                                         f"{out}/results.csv: 28 rows", f"{out}/collections.csv: 0 rows",
-                                        f"{out}/alarms.csv: 3 rows", f"{out}/rotation.csv: 7 rows",
+                                        f"{out}/alarms.csv: 3 rows", f"{out}/rotation.csv: 7 rows", f"{out}/integrity.csv: 0 rows",
                                         f"{out}/gaps.csv: 2 rows"]
     with (out / "hands.csv").open(newline="") as f:
         hands = list(csv.DictReader(f))

@@ -43,6 +43,12 @@ Every alarm, cleared or not, stays in the table's alarm log (the last :data:`ALA
 clocks (the events' ``ts``): results in the window, less one, over the time between the first and
 the last of them. It is the pace while the table deals; a table that stopped keeps its last pace.
 
+**Integrity figures** (issue 25.3): a table's retained ``dice`` and ``integrity`` topics, as the pit
+service hands them over (kinds ``dice`` and ``integrity``, checked against their schemas), are read
+by controller.pit.board.figures and shown on the table's page (``figures``); the tile carries only
+which monitors flagged something (``integrity``). They make no tile: figures of a table not seen yet
+(they may come before its status) are kept, for :data:`MAX_TABLES` tables at most, until it is.
+
 **Scoreboard**: a game whose registry entry has ``scoreboard`` (baccarat's roads) gets it drawn
 from its results since the last ``shuffle`` event (the shoe, its last :data:`SHOE` results),
 recomputed on each result; when older results of the shoe were let go, ``earlier`` says how many.
@@ -62,6 +68,7 @@ from typing import Any
 from controller.pit.board.areas import Areas
 from controller.pit.board.collected import Collected
 from controller.pit.board.feed import Client, Feed
+from controller.pit.board.figures import KINDS, flags, read
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -173,6 +180,8 @@ class _Table:
     cannot send them), each ``[runs, seqs]``, as the archiving services last said."""
     collected: dict[str, Any] | None = None
     """What it collected this shift (controller.pit.board.collected), for a poker-room table."""
+    figures: dict[str, Any] = field(default_factory=dict)
+    """Its integrity figures (controller.pit.board.figures): ``dice`` and ``integrity``, as published."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its
@@ -230,13 +239,14 @@ class _Table:
             "cleared": [a.to_json() for a in reversed(self.log) if a.cleared is not None][:CLEARED],
             "last_seq": self.head or None, "last_ts": self.last_ts,
             "area": self.area, "gaps": self.gaps, "collected": self.collected,
+            "integrity": flags(self.figures),
         }
 
     def detail(self, window: float) -> dict[str, Any]:
         return {**self.tile(window),
                 "history": [self.history[r] for r in sorted(self.history, reverse=True)],
                 "alarm_log": [a.to_json() for a in reversed(self.log)],
-                "scoreboard": self.scoreboard}
+                "scoreboard": self.scoreboard, "figures": self.figures}
 
 
 class Picture:
@@ -256,6 +266,8 @@ class Picture:
         self._pits: dict[str, dict[str, Any]] = {}
         """Each pit service's health, by its client id (its retained status, checked)."""
         self._gaps: dict[str, dict[str, list[int]]] = {}
+        self._figures: dict[str, dict[str, Any]] = {}
+        """Each table's integrity figures, by table id, its tile made or not (they may come first)."""
         self.errors = 0
         """Messages whose handling failed (a bug, or a payload nothing foresaw): logged, skipped."""
         self.ignored = 0
@@ -366,14 +378,16 @@ class Picture:
 
     def _apply(self, table: str, kind: str, body: Any) -> set[str] | None:
         """Take one message; what changed beyond the tile (``history``, ``alarm_log``,
-        ``scoreboard``), or None when nothing did."""
-        if kind not in ("status", "state", "event", "ack", "pit") or not isinstance(body, dict) \
+        ``scoreboard``, ``figures``), or None when nothing did."""
+        if kind not in ("status", "state", "event", "ack", "pit", *KINDS) or not isinstance(body, dict) \
                 or not isinstance(table, str):
             self.ignored += 1
             return None
         if kind == "pit":
             self._pit(table, body)
             return None
+        if kind in KINDS:
+            return self._take_figures(table, kind, body)
         if kind == "status" and not body:
             self._forget(table)
             return None
@@ -382,7 +396,8 @@ class Picture:
             if len(self._tables) >= MAX_TABLES or kind == "ack":   # an acknowledgement makes no table
                 self.ignored += 1
                 return None
-            t = self._tables[table] = _Table(table, area=self.areas.of(table), gaps=self._gaps.get(table))
+            t = self._tables[table] = _Table(table, area=self.areas.of(table), gaps=self._gaps.get(table),
+                                             figures=dict(self._figures.get(table, {})))
         if kind == "status":
             return self._status(t, body)
         if kind == "state":
@@ -390,6 +405,30 @@ class Picture:
         if kind == "ack":
             return self._ack(t, body)
         return self._event(t, body)
+
+    def _take_figures(self, table: str, kind: str, body: dict) -> set[str] | None:
+        """A table's ``dice`` or ``integrity`` figures (an empty body: cleared), kept whether its tile
+        is made yet or not; what changed on its page, or None."""
+        found = read(kind, body)
+        have = self._figures.get(table)
+        if have is None:
+            if found is None:
+                return None
+            if len(self._figures) >= MAX_TABLES:
+                self.ignored += 1
+                return None
+            have = self._figures[table] = {}
+        if found is None:
+            have.pop(kind, None)
+        else:
+            have[kind] = found
+        if not have:
+            del self._figures[table]
+        t = self._tables.get(table)
+        if t is None:
+            return None
+        t.figures = dict(have)
+        return {"figures"}
 
     def _ack(self, t: _Table, body: dict) -> set[str] | None:
         """An acknowledgement (controller.pit.acks, checked by whoever hands it over): on its alarm,
@@ -740,6 +779,8 @@ class Picture:
                 extra["alarm_log"] = [a.to_json() for a in reversed(t.log)]
             if "scoreboard" in changed:
                 extra["scoreboard"] = t.scoreboard
+            if "figures" in changed:
+                extra["figures"] = t.figures
             more = json.dumps(extra)[1:-1]
             return head + self._tile_json(t) + (", " + more if more else "") + "}"
 

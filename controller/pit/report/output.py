@@ -152,6 +152,11 @@ def _rotation(r: Report, c: Cells) -> list[list[object]]:
             for p in r.rotation]
 
 
+def _integrity(r: Report, c: Cells) -> list[list[object]]:
+    return [[i.day.isoformat(), i.shift.name, i.table, c.time(i.time), i.seq, i.round or "", i.what, i.code,
+             i.message] for i in r.integrity]
+
+
 def _gaps(r: Report, c: Cells) -> list[list[object]]:
     return [[g.table, g.first_seq, g.last_seq, g.missing, g.status, g.reason, g.asked, c.time(g.after),
              c.time(g.before), c.time(g.opened_at), c.time(g.closed_at)] for g in r.gaps]
@@ -203,6 +208,13 @@ SECTIONS: dict[str, Section] = {s.name: s for s in (
             ("table", "time", "seq", "round", "seat", "change", "consecutive"),
             frozenset({"seq", "round", "seat", "consecutive"}), 1, _rotation,
             "no player-dealer event in the period", times=True),
+    Section("integrity", "Integrity warnings and resets by shift",
+            "the integrity monitors' warnings (dice_bias: a die; outcome_bias: a wager's outcomes against the exact "
+            "odds; shuffle_suspect: a shuffle that kept the order of the deal before) and their counts starting "
+            "afresh: the pit's dice_reset and integrity_reset (done, or refused with the table's reason) and the "
+            "table's own *_counts_reset; a reset soon after a warning may have set aside what it found",
+            ("shift_date", "shift", "table", "time", "seq", "round", "what", "code", "message"),
+            frozenset({"seq", "round"}), 2, _integrity, "no integrity warning in the period", times=True),
     Section("gaps", "Gaps: events the archive does not hold",
             "seqs the archive lacks: open ones are still asked for, unfillable ones the table could no "
             "longer give; the counts above are short by what they held; after and before: the times of "

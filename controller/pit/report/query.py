@@ -18,6 +18,13 @@ sections agree with each other while the pit service goes on writing.
 - **alarms**: every ``alarm`` (severity, code, message, the action it asks for) and ``void``
   (reason, who) in order.
 - **rotation**: every ``player_dealer`` event (offered, passed, accepted, kept, restored).
+- **integrity**: per shift, the integrity monitors' warnings (``alarm`` events of
+  :data:`INTEGRITY_WARNINGS`: a die, a wager's outcomes, a shuffle tested against the exact odds
+  and flagged) and their counts starting afresh: the pit's resets (``command`` events of
+  :data:`INTEGRITY_COMMANDS`, done or refused) and the table's own (alarms of
+  :data:`INTEGRITY_RESETS`: a new cup, counts its journal could not take up). Surveillance reads
+  a warning beside the resets around it: counts reset just before a warning are few; a reset just
+  after one may have hidden what it found.
 - **gaps**: the runs of seqs the archive does not hold (still ``open``, or ``unfillable``: the
   table no longer has them) whose neighbours bracket the period: the counts above are short by
   whatever is in them, and accounting must know.
@@ -40,8 +47,17 @@ from typing import Any
 
 from controller.pit.report.shifts import Shift, Shifts
 
-SECTIONS: tuple[str, ...] = ("hands", "pace", "results", "collections", "alarms", "rotation", "gaps")
+SECTIONS: tuple[str, ...] = ("hands", "pace", "results", "collections", "alarms", "rotation", "integrity", "gaps")
 """The report's sections, in the order they are shown."""
+
+INTEGRITY_WARNINGS = ("dice_bias", "outcome_bias", "shuffle_suspect")
+"""The alarm codes of the integrity monitors' findings (controller/table/dice_stats.py, issue 25)."""
+INTEGRITY_RESETS = ("dice_counts_reset", "outcome_counts_reset", "shuffle_counts_reset")
+"""The alarm codes of a table setting its integrity counts aside on its own (another cup's serial,
+counts its journal could not take up)."""
+INTEGRITY_COMMANDS = ("dice_reset", "integrity_reset")
+"""The pit's commands that start integrity counts afresh; a ``command`` event names each, with
+whether the table did it (its arguments, the cup or the wager, are not in the event)."""
 
 MARGIN = timedelta(hours=6)
 """How far past either end of the period the report reads a table's deals and hands to measure the
@@ -179,6 +195,24 @@ class Incident:
 
 
 @dataclass(frozen=True)
+class IntegrityRow:
+    """An integrity warning, or integrity counts starting afresh, in the shift it fell in."""
+
+    table: str
+    day: date
+    shift: Shift
+    time: datetime
+    seq: int
+    round: int | None
+    what: str
+    """``warning`` (a monitor's finding) or ``reset`` (counts set aside)."""
+    code: str
+    """The alarm's code, or the command's name."""
+    message: str
+    """The alarm's message; for a command, ``done`` or ``refused: <the table's error>``."""
+
+
+@dataclass(frozen=True)
 class RotationRow:
     table: str
     time: datetime
@@ -233,6 +267,7 @@ class Report:
     collections: list[ShiftBlock] = field(default_factory=list)
     alarms: list[Incident] = field(default_factory=list)
     rotation: list[RotationRow] = field(default_factory=list)
+    integrity: list[IntegrityRow] = field(default_factory=list)
     gaps: list[GapRow] = field(default_factory=list)
     unreadable: list[UnreadableRow] = field(default_factory=list)
 
@@ -371,6 +406,8 @@ def build(conn: Any, period: Period, zone: tzinfo, zone_name: str, shifts: Shift
         report.alarms = _incidents(conn, report, tables)
     if "rotation" in wanted:
         report.rotation = _rotation(conn, report, tables)
+    if "integrity" in wanted:
+        report.integrity = _integrity(conn, report, tables)
     report.unreadable.sort(key=lambda u: (u.table, u.seq))
     return report
 
@@ -653,6 +690,30 @@ def _rotation(conn: Any, report: Report, tables: Sequence[str]) -> list[Rotation
                         data.get("seat") if isinstance(data.get("seat"), int) else None, _text(data, "change"),
                         data.get("consecutive") if isinstance(data.get("consecutive"), int) else 0)
             for table, ts, seq, round_, data in rows if _object(report, table, seq, "player_dealer", ts, data)]
+
+
+def _integrity(conn: Any, report: Report, tables: Sequence[str]) -> list[IntegrityRow]:
+    """The period's integrity warnings and resets, by shift (in the order shifts run), then time."""
+    where, params = _where(report.period, tables, ("alarm", "command"))
+    rows = conn.execute(
+        f"SELECT table_id, ts, seq, round, kind, data FROM events WHERE {where} AND ("
+        f"(kind = 'alarm' AND data->>'code' = ANY(%s)) OR (kind = 'command' AND data->>'name' = ANY(%s))) "
+        f"ORDER BY ts, table_id, seq",
+        [*params, [*INTEGRITY_WARNINGS, *INTEGRITY_RESETS], list(INTEGRITY_COMMANDS)]).fetchall()
+    out = []
+    for table, ts, seq, round_, kind, data in rows:
+        local = ts.astimezone(report.zone)
+        day, shift = report.shifts.of(local)
+        if kind == "alarm":
+            code = _text(data, "code")
+            what = "warning" if code in INTEGRITY_WARNINGS else "reset"
+            message = _text(data, "message")
+        else:
+            code, what = _text(data, "name"), "reset"
+            message = "done" if data.get("ok") is True else f"refused: {_text(data, 'error')}"
+        out.append(IntegrityRow(table, day, shift, local, seq, round_, what, code, message))
+    out.sort(key=lambda r: (r.day, _shift_order(report.shifts, r.shift), r.time, r.table, r.seq))
+    return out
 
 
 def _object(report: Report, table: str, seq: int, kind: str, ts: datetime, data: Any) -> bool:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.pit.board.figures import KINDS, word
 from controller.pit.client import PitClient, parse_address
 from controller.pit.lines import REPLAY_LIMIT, PitView
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, TableReplays, read_refusal
@@ -138,6 +139,8 @@ class Watch:
         self.publish: Callable[[str, dict], None] | None = None
         self.bad = 0
         """Messages dropped as bad (each reported in one line)."""
+        self._figures_said: dict[tuple[str, str], str] = {}
+        """What the line view last said of each table's integrity figures."""
         self.requests = 0
         """``cmd/replay`` requests sent."""
         self.given_up = 0
@@ -151,7 +154,7 @@ class Watch:
     def topics(self, table: str = "+") -> list[str]:
         """What to subscribe to: status and state first, so the retained ones arrive before events."""
         base = f"{self.prefix}/{table}"
-        return [f"{base}/status", f"{base}/state", f"{base}/event/#"] + (
+        return [f"{base}/status", f"{base}/state", f"{base}/event/#", *(f"{base}/{kind}" for kind in KINDS)] + (
             [f"{base}/cmd/replay/reply"] if self.replay else [])
 
     # -- paho's thread -----------------------------------------------------------
@@ -207,6 +210,8 @@ class Watch:
             return self._status(topic, table, payload)
         if tail == ["state"]:
             return self._state(topic, table, payload)
+        if len(tail) == 1 and tail[0] in KINDS:
+            return self._figures(topic, table, tail[0], payload)
         if tail == ["cmd", "replay", "reply"] and self.replay:
             return self._reply(topic, table, payload, sends)
         return self._bad(topic, payload, "not a topic watch subscribed to")
@@ -287,6 +292,20 @@ class Watch:
         self._vouch(table, state["seq"], "its state", current=True)
         if self.observer is not None:
             self.observer(table, "state", state)
+
+    def _figures(self, topic: str, table: str, kind: str, body: dict) -> None:
+        """A table's integrity figures (``dice``, ``integrity``): checked as a retained status is, to
+        the observer (the board view's mark), and in the line view one line when what they say
+        changes (``[tcp-03] integrity: flagged: outcomes, shuffle``), not at each republish."""
+        if body and not self._retained(kind, topic, table, body):
+            return
+        if self.observer is not None:
+            self.observer(table, kind, body)
+        if self.event_lines:
+            said = word(kind, body)
+            if self._figures_said.get((table, kind)) != said:
+                self._figures_said[(table, kind)] = said
+                self.out(f"[{table}] {kind}: {said}")
 
     def _reply(self, topic: str, table: str, reply: dict, sends: list[tuple[str, dict]]) -> None:
         try:

@@ -92,6 +92,8 @@ def board_lines(title: str, tiles: list[dict[str, Any]], notices: list[str], now
         problems = [p for p in t["condition"]["problems"] if p["level"] in ATTENTION]
         if problems:   # what is wrong, in the board's words: the worst first
             out.append((f"     {problems[0]['what']}", "alarm"))
+        if t.get("integrity"):   # the board's small mark: its table page has the figures
+            out.append((f"     integrity flagged: {', '.join(t['integrity'])}", "alarm"))
     if not tiles:
         out.append(("(no table has published yet)", ""))
     if notices:

@@ -283,6 +283,8 @@
       roundButtons(t),
       t.gaps ? el("p", {class: "line gaps", text: "Archive: " + gapWords(t.gaps)}) : null,
       t.collected ? collectedLine(t.collected) : null,
+      t.integrity && t.integrity.length ? el("p", {class: "line integrity-flag", "data-flags": t.integrity.join(" "),
+        text: `Integrity flagged: ${t.integrity.join(", ")} (see the figures)`}) : null,
       (t.cleared || []).length ? el("ul", {class: "recent", "aria-label": "Alarms cleared lately"},
         ...t.cleared.map(a => el("li", {title: a.message, text: `Cleared ${a.severity} ${a.code}: ${a.cleared}`}))) : null,
       el("ol", {class: "results", "aria-label": "Last results, newest first"},
@@ -331,6 +333,15 @@
     return todo.charAt(0).toUpperCase() + todo.slice(1);
   }
 
+  // A tiny mark when a table's integrity monitors flagged something since their counts began (the
+  // alarm itself is a warning like any other): the words say which, on hover and to a screen reader.
+  function integrityMark(t) {
+    if (!t.integrity || !t.integrity.length) return null;
+    const words = `integrity flagged: ${t.integrity.join(", ")}`;
+    return el("span", {class: "integrity-flag", title: words, "aria-label": words, "data-flags": t.integrity.join(" "),
+                       text: " ⚑"});
+  }
+
   function cellNode(t) {
     const id = t.table;
     const cond = t.condition || {level: "unknown", problems: []};
@@ -353,7 +364,8 @@
         el("span", {class: "round", text: t.round != null ? `#${t.round}` : "#—"}),
         el("span", {class: "pace", text: t.hands_per_hour != null ? ` · ${Math.round(t.hands_per_hour)}/h` : " · —/h"}),
         t.area ? el("span", {class: "area", text: ` · ${t.area}`}) : null,
-        el("span", {class: "game", text: ` · ${shortTitle(t)}`})),
+        el("span", {class: "game", text: ` · ${shortTitle(t)}`}),
+        integrityMark(t)),
       el("p", {class: "next", "data-prompt": ""}, nextWords(t)),
       worst ? el("p", {class: "worst " + worst.level + (worst.ack ? " acked" : ""),
                        "data-key": worst.seq ? `alarm:${id}:${worst.seq}` : `problem:${id}:${worst.code || worst.level}`},
@@ -546,6 +558,7 @@
     }
     const left = el("div", {}, tileNode(detail));
     const right = el("div", {},
+      integrity(detail.figures || {}),
       detail.scoreboard ? scoreboard(detail.scoreboard) : null,
       el("section", {"aria-labelledby": "h-history"}, el("h2", {id: "h-history", text: "Rounds"}),
         finder(pageTable), historyTable(detail.history || [])),
@@ -554,6 +567,108 @@
           ? el("ul", {class: "log alarms"}, ...detail.alarm_log.map(a => alarmItem(detail.table, a)))
           : el("p", {text: "No alarms."})));
     main.replaceChildren(el("div", {class: "page"}, left, right));
+  }
+
+  // -- integrity figures (controller/pit/board/figures.py; docs/pit-board.md, "Integrity") ----------
+  // A p-value as a surveillance officer reads it: plain decimals (0.412, 0.00038), and below one in
+  // a million only that (how far below changes nothing one does).
+  function pValue(p) {
+    if (typeof p !== "number") return "—";
+    if (p >= 0.001) return p.toFixed(3);
+    return p >= 1e-6 ? String(Number(p.toPrecision(2))) : "< 0.000001";
+  }
+  function pIs(p) { const v = pValue(p); return v.startsWith("<") ? `p ${v}` : `p = ${v}`; }
+  // When counts began: the date too (they run for days), to the minute.
+  function began(ts) { return typeof ts === "number" ? stamp(ts).replace(/:\d\d UTC/, " UTC") : "—"; }
+  function num(x, digits) { return typeof x === "number" ? (digits != null ? x.toFixed(digits) : String(x)) : "—"; }
+  function flagCell(flagged) {
+    return el("td", {class: flagged ? "flag flagged" : "flag", text: flagged ? "FLAGGED" : ""});
+  }
+  // How far a class's count is from its expected count, in standard units ((count - expected) /
+  // sqrt(expected)): within a pooled cell the test cannot say which class was off; this can.
+  function off(c) {
+    if (typeof c.count !== "number" || typeof c.expected !== "number" || c.expected <= 0) return "—";
+    const z = (c.count - c.expected) / Math.sqrt(c.expected);
+    return (z > 0 ? "+" : z < 0 ? "-" : "") + Math.abs(z).toFixed(1);
+  }
+  function headRow(names) { return el("thead", {}, el("tr", {}, ...names.map(h => el("th", {scope: "col", text: h})))); }
+
+  function integrity(figures) {
+    const dice = figures.dice, outcomes = figures.integrity;
+    const parts = [el("h2", {id: "h-integrity", text: "Integrity"})];
+    if (!dice && !outcomes) {
+      parts.push(el("p", {class: "dim", text: "This table publishes no integrity figures (no dice cup, no counted wager)."}));
+    }
+    if (dice) parts.push(diceFigures(dice));
+    if (outcomes && outcomes.wagers.length) parts.push(outcomeFigures(outcomes));
+    if (outcomes && outcomes.shuffle) parts.push(shuffleFigures(outcomes.shuffle));
+    return el("section", {"aria-labelledby": "h-integrity", id: "integrity", class: "integrity"}, ...parts);
+  }
+
+  function diceFigures(d) {
+    return el("div", {id: "integrity-dice"}, el("h3", {text: "Dice"}),
+      el("p", {class: "rule", text: `A die is tested once it has ${num(d.min_shakes)} throws; flagged below p = ${num(d.p_bias)}.`}),
+      ...d.cups.map(c => el("table", {class: "figures", "data-cup": c.cup},
+        el("caption", {text: `Cup ${c.cup}` + (c.serial ? ` (serial ${c.serial})` : "") +
+          ` · ${num(c.shakes)} throws since ${began(c.since)}`}),
+        headRow(["Die", "Throws", "χ²", "p", "Face most off", ""]),
+        el("tbody", {}, ...c.dice.map(x => el("tr", {class: x.flagged ? "flagged" : null, "data-die": x.die},
+          el("td", {text: x.die}), el("td", {text: num(x.shakes)}), el("td", {text: num(x.chi_square, 2)}),
+          el("td", {text: pValue(x.p_value)}),
+          el("td", {text: x.most_off ? `${x.most_off.face}: ${num(x.most_off.count)} vs ${num(x.most_off.expected, 1)}` : "—"}),
+          flagCell(x.flagged)))))));
+  }
+
+  function outcomeFigures(o) {
+    const rows = o.wagers.map(w => el("tr", {class: w.flagged.length ? "flagged" : null, "data-wager": w.wager},
+      el("th", {scope: "row", text: w.wager}), el("td", {text: num(w.rounds)}), el("td", {text: began(w.since)}),
+      el("td", {text: w.df ? `${num(w.chi_square, 2)} (${w.df} df)` : "no test yet"}),
+      el("td", {text: w.df ? pValue(w.p_value) : "—"}),
+      el("td", {class: w.flagged.length ? "flag flagged" : "flag", text: w.flagged.length ? "FLAGGED: " + w.flagged.join(", ") : ""})));
+    return el("div", {id: "integrity-outcomes"}, el("h3", {text: "Outcomes"}),
+      el("p", {class: "rule", text: `Each wager's outcomes against the exact odds of this table's game and options; ` +
+        `tested after ${num(o.min_rounds)} rounds, flagged below p = ${num(o.p_bias)}; a class rarer than ` +
+        `${num(o.rare_below)} has its own exact tail.`}),
+      el("table", {class: "figures"}, headRow(["Wager", "Rounds", "Since", "χ²", "p", "Flagged classes"]),
+        el("tbody", {}, ...rows)),
+      ...o.wagers.map(w => el("details", {class: "classes", "data-wager": w.wager, open: w.flagged.length ? true : null},
+        el("summary", {text: `Classes of ${w.wager}: count against expected`}),
+        w.pooled.length ? el("p", {class: "rule", text: `Tested as one cell (each expected too few times alone): ` +
+          w.pooled.join(", ") + "."}) : null,
+        el("table", {class: "figures"}, headRow(["Class", "Count", "Expected", "Off (sd)", "Probability", "Rare-class p", ""]),
+          el("tbody", {}, ...w.classes.map(c => {
+            // a flagged cell is a class, or the pooled classes named together: the test cannot tell
+            // which of those was off, the counts against expected can
+            const cell = w.flagged.find(f => f === c.name || f.split(" + ").includes(c.name));
+            const inPool = cell !== undefined && cell !== c.name;
+            return el("tr", {class: cell !== undefined ? "flagged" : null, "data-class": c.name},
+              el("th", {scope: "row", text: c.name + (w.pooled.includes(c.name) ? " (pooled)" : "")}),
+              el("td", {text: num(c.count)}), el("td", {text: num(c.expected, 1)}), el("td", {text: off(c)}),
+              el("td", {text: typeof c.probability === "number" ? c.probability.toPrecision(3) : "—"}),
+              el("td", {text: c.p != null ? pValue(c.p) : ""}),
+              el("td", {class: cell !== undefined ? "flag flagged" : "flag",
+                        text: cell === undefined ? "" : inPool ? "in the FLAGGED pooled cell" : "FLAGGED"}));
+          }))))));
+  }
+
+  function shuffleFigures(s) {
+    const r = s.run;
+    const last = s.shoes.length ? s.shoes[s.shoes.length - 1] : null;
+    return el("div", {id: "integrity-shuffle"}, el("h3", {text: "Shuffle"}),
+      el("p", {class: "rule", text: `Pairs of cards dealt within ${num(s.window)} of each other that stayed so after the ` +
+        `shuffle, against a random shuffle; flagged below p = ${num(s.p_suspect)}.`}),
+      el("p", {class: "run" + (r.flagged ? " flagged" : ""), text: `Since ${began(r.since)}: ${num(r.shoes)} deals compared, ` +
+        `${num(r.observed)} pairs kept against ${num(r.expected, 1)} expected, ` +
+        (r.tested ? pIs(r.p_value) : "not tested yet (too few)") + (r.flagged ? " · FLAGGED" : "")}),
+      last ? el("p", {class: "last", text: `Last shoe (#${last.shoe}): ${num(last.observed)} against ${num(last.expected, 1)}, ` +
+        `z = ${num(last.z, 2)}, ` + (last.tested ? pIs(last.p_value) : "not tested alone (too short)")}) : null,
+      s.shoes.length ? el("table", {class: "figures"}, headRow(["Shoe", "Rounds", "Public / dealt", "Kept", "Expected", "z", "p", ""]),
+        el("tbody", {}, ...s.shoes.slice().reverse().map(x => el("tr", {class: x.flagged ? "flagged" : null, "data-shoe": x.shoe},
+          el("td", {text: x.shoe}), el("td", {text: x.rounds.map(n => n == null ? "?" : n).join("–")}),
+          el("td", {text: `${num(x.public)} / ${num(x.dealt)}`}), el("td", {text: num(x.observed)}),
+          el("td", {text: num(x.expected, 1)}), el("td", {text: num(x.z, 2)}),
+          el("td", {text: x.tested ? pValue(x.p_value) : "—"}), flagCell(x.flagged)))))
+        : el("p", {text: "No shoe compared yet."}));
   }
 
   const SHOE = 200;   // controller/pit/board/picture.py SHOE: the results of a shoe the roads are drawn from
@@ -613,8 +728,9 @@
   function patchPage(p) {
     if (!p.tile) { detail = null; gone = true; return drawPage(); }
     gone = false;
-    if (!detail) { detail = Object.assign({history: [], alarm_log: [], scoreboard: null}, p.tile); }
-    const keep = {history: detail.history, alarm_log: detail.alarm_log, scoreboard: detail.scoreboard};
+    if (!detail) { detail = Object.assign({history: [], alarm_log: [], scoreboard: null, figures: {}}, p.tile); }
+    const keep = {history: detail.history, alarm_log: detail.alarm_log, scoreboard: detail.scoreboard,
+                  figures: detail.figures};
     detail = Object.assign(keep, p.tile);
     if (p.history) {
       const byRound = new Map(detail.history.map(h => [h.round, h]));
@@ -623,6 +739,7 @@
     }
     if (p.alarm_log) detail.alarm_log = p.alarm_log;
     if (p.scoreboard !== undefined) detail.scoreboard = p.scoreboard;
+    if (p.figures !== undefined) detail.figures = p.figures;
     announce(pageTable, detail.alarms);
     drawPage();
   }
