@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.pit.archive import ArchivedEvent
-from controller.pit.board.figures import KINDS
 from controller.pit.client import parse_payload
+from controller.pit.figures import KINDS
 from controller.pit.watch.command import SEQ_MAX, TABLE_ID
 from controller.shared.schemas import SchemaError, show, validate, validate_event
 from games import registry

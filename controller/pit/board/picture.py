@@ -45,7 +45,7 @@ the last of them. It is the pace while the table deals; a table that stopped kee
 
 **Integrity figures** (issue 25.3): a table's retained ``dice`` and ``integrity`` topics, as the pit
 service hands them over (kinds ``dice`` and ``integrity``, checked against their schemas), are read
-by controller.pit.board.figures and shown on the table's page (``figures``); the tile carries only
+by controller.pit.figures and shown on the table's page (``figures``); the tile carries only
 which monitors flagged something (``integrity``). They make no tile: figures of a table not seen yet
 (they may come before its status) are kept, for :data:`MAX_TABLES` tables at most, until it is.
 
@@ -68,7 +68,7 @@ from typing import Any
 from controller.pit.board.areas import Areas
 from controller.pit.board.collected import Collected
 from controller.pit.board.feed import Client, Feed
-from controller.pit.board.figures import KINDS, flags, read
+from controller.pit.figures import KINDS, flags, read
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -181,7 +181,7 @@ class _Table:
     collected: dict[str, Any] | None = None
     """What it collected this shift (controller.pit.board.collected), for a poker-room table."""
     figures: dict[str, Any] = field(default_factory=dict)
-    """Its integrity figures (controller.pit.board.figures): ``dice`` and ``integrity``, as published."""
+    """Its integrity figures (controller.pit.figures): ``dice`` and ``integrity``, as published."""
 
     def condition(self) -> dict[str, Any]:
         """What is wrong with the table now, worst first, and the worst level: derived from its

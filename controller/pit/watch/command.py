@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.pit.board.figures import KINDS, word
 from controller.pit.client import PitClient, parse_address
+from controller.pit.figures import KINDS, word
 from controller.pit.lines import REPLAY_LIMIT, PitView
 from controller.pit.replays import REPLAY_TIMEOUT, REPLY_TIMEOUT, TableReplays, read_refusal
 from controller.pit.watch.glance import Glance
