@@ -230,9 +230,8 @@ class OutcomeStats:
 
 def _most_off(counts: Mapping[str, int], probs: Mapping[str, float], pooled: Sequence[int]) -> tuple[str, int, float]:
     """The cell of the test furthest from its expected count in standard units, (count - expected)
-    / sqrt(expected): a class, or the pooled classes named together (``royal flush + straight
-    flush``: a rare class alone has its own tail test); its name, count and expected count. The
-    first in the game's order on a tie."""
+    / sqrt(expected); when that is the pooled cell, the class in it least likely by itself (below);
+    its name, count and expected count. The first in the game's order on a tie."""
     n = sum(counts.values())
     names = list(probs)
     cells = [(names[i], counts[names[i]], n * probs[names[i]]) for i in range(len(names)) if i not in pooled]
@@ -241,4 +240,20 @@ def _most_off(counts: Mapping[str, int], probs: Mapping[str, float], pooled: Seq
                       n * sum(probs[names[i]] for i in pooled)))
     best = max(range(len(cells)), key=lambda i: (abs(cells[i][1] - cells[i][2]) / math.sqrt(cells[i][2])
                                                   if cells[i][2] > 0 else 0.0, -i))
+    if pooled and best == len(cells) - 1:
+        # The pooled cell is the one off: name the class in it whose own count is least likely (its
+        # exact binomial tail, on the side it is off), so that the alarm says which hand surveillance
+        # should look at. A pool of straights and rare hands was named whole, "royal flush + straight
+        # flush + three of a kind + straight", when only the straights were off. Standard units would
+        # name a rare hand seen once (1 against 0.02 expected: 7 units, yet a 2 % chance).
+        members = [names[i] for i in pooled]
+        klass = min(members, key=lambda k: (_tail(counts[k], n, probs[k]), members.index(k)))
+        return klass, counts[klass], n * probs[klass]
     return cells[best]
+
+
+def _tail(count: int, n: int, p: float) -> float:
+    """The chance of a count at least as far from n p as ``count``, on its side."""
+    if count >= n * p:
+        return binomial_sf(count, n, p)
+    return 1.0 - binomial_sf(count + 1, n, p)
