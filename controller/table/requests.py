@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+RESETS = ("dice_reset", "integrity_reset")
+"""Commands whose ``command`` event says what they set aside (``reset``: the reply's cup or wager and counts)."""
+
 
 class Requests:
     """The commands of one table, and the replies owed for the item being handled."""
@@ -128,7 +131,12 @@ class Requests:
     def _answer(self, command: Command, request_id: Any, *, data: dict | None = None,
                 error: str | None = None) -> dict[str, Any]:
         ok = error is None
-        self.table.emit("command", {"name": command.name[:64], "id": request_id, "ok": ok, "error": error})
+        event: dict[str, Any] = {"name": command.name[:64], "id": request_id, "ok": ok, "error": error}
+        if ok and command.name in RESETS and data is not None:
+            # What was set aside, for the audit trail (`tablectl report --only integrity`): which cup
+            # or wager, and how many throws or rounds. Counts only: nothing secret.
+            event["reset"] = {k: v for k, v in data.items() if k not in ("state", "round")}
+        self.table.emit("command", event)
         answer = {"ok": ok, "request_id": request_id, "data": data, "error": error}
         self._replies.append((command, answer))
         return answer

@@ -198,6 +198,13 @@ def test_too_many_sevens_raise_outcome_bias_once_and_the_pit_resets_the_counts(m
     assert not bad["ok"] and bad["error"].startswith("bad integrity_reset command: wager")
     extra = h.command("integrity_reset", {"id": "r5", "cup": "cup"})
     assert not extra["ok"] and extra["error"].startswith("bad integrity_reset command")
+    # the audit trail (`tablectl report --only integrity`) says what each reset set aside; a refusal, nothing
+    said = {m.json()["data"]["id"]: m.json()["data"] for m in h.pit.seen if m.topic.endswith("/event/command")}
+    assert said["r1"]["reset"] == {"wager": "outcome", "discarded": rounds}
+    assert said["r2"]["reset"] == {"wager": None, "discarded": rounds}
+    assert "reset" not in said["r3"] and "reset" not in said["r5"]
+    for data in said.values():
+        validate_event({"seq": 1, "ts": 1.0, "table": "t", "round": None, "kind": "command", "data": data})
 
 
 def test_a_table_whose_game_counts_nothing_refuses_the_reset_and_publishes_no_integrity(

@@ -65,7 +65,8 @@ def site(pg_url: str) -> str:
     e("tcp-01", t("03-02T05:00"), "alarm", alarm("outcome_counts_reset", "the journal's counts were "
                                                  "for other options; counted again from now"))      # 7
     e("hot-01", t("03-01T14:30"), "alarm", alarm("dice_bias", DICE), 12)                           # 1
-    e("hot-01", t("03-01T14:45"), "command", command("dice_reset", True))                          # 2
+    e("hot-01", t("03-01T14:45"), "command", {**command("dice_reset", True),                       # 2
+                                              "reset": {"cup": "dice_cup", "discarded": 612}})
     e("hot-01", t("03-01T14:46"), "alarm", alarm("dice_counts_reset", "the dice_cup says serial B7: another "
                                                  "cup than the one counted"))                      # 3
     rows.close()
@@ -93,7 +94,8 @@ def test_warnings_and_resets_by_shift_in_the_order_shifts_run(site: str) -> None
         (day, "day", "tcp-01", local("03-01T10:05"), 2, None, "reset", "integrity_reset", "done"),
         (day, "day", "tcp-01", local("03-01T13:59:59"), 3, 77, "warning", "shuffle_suspect", SUSPECT),
         (day, "swing", "hot-01", local("03-01T14:30"), 1, 12, "warning", "dice_bias", DICE),
-        (day, "swing", "hot-01", local("03-01T14:45"), 2, None, "reset", "dice_reset", "done"),
+        (day, "swing", "hot-01", local("03-01T14:45"), 2, None, "reset", "dice_reset",
+         "done: cup dice_cup, 612 throws set aside"),   # a table that says what it set aside (the other: older)
         (day, "swing", "hot-01", local("03-01T14:46"), 3, None, "reset", "dice_counts_reset",
          "the dice_cup says serial B7: another cup than the one counted"),
         (day, "grave", "tcp-01", local("03-01T23:30"), 6, None, "reset", "integrity_reset",

@@ -711,9 +711,24 @@ def _integrity(conn: Any, report: Report, tables: Sequence[str]) -> list[Integri
         else:
             code, what = _text(data, "name"), "reset"
             message = "done" if data.get("ok") is True else f"refused: {_text(data, 'error')}"
+            reset = data.get("reset")
+            if data.get("ok") is True and isinstance(reset, Mapping):   # what it set aside (tables since issue 25)
+                message = "done: " + _reset_words(reset)
         out.append(IntegrityRow(table, day, shift, local, seq, round_, what, code, message))
     out.sort(key=lambda r: (r.day, _shift_order(report.shifts, r.shift), r.time, r.table, r.seq))
     return out
+
+
+def _reset_words(reset: Mapping[str, Any]) -> str:
+    """A reset's ``reset`` in words: ``cup dice_cup, 812 throws set aside``, ``every wager, 812 rounds
+    and 3 shuffled deals set aside``."""
+    if "cup" in reset:
+        return f"cup {_text(reset, 'cup')}, {reset.get('discarded')} throws set aside"
+    wager = reset.get("wager")
+    what = f"wager {_text(reset, 'wager')}" if isinstance(wager, str) else "every wager"
+    shuffle = reset.get("shuffle_discarded")
+    more = f" and {shuffle} shuffled deals" if isinstance(shuffle, int) else ""
+    return f"{what}, {reset.get('discarded')} rounds{more} set aside"
 
 
 def _object(report: Report, table: str, seq: int, kind: str, ts: datetime, data: Any) -> bool:
