@@ -10,7 +10,7 @@ outcome classes are Three Card Poker's player-dealer hands out of C(52,3) = 22,1
 straight flush 44, three of a kind 52, straight 720, flush 1,096, pair 3,744, high card 16,440),
 pooled as the monitor pools them (the classes expected fewer than 5 times, smallest first, and the
 next smallest while the pool is still below 5), the flagged cell the one furthest off in standard
-units, pooled classes named joined by `` + ``; a shoe is tested alone once 50 pairs are expected,
+units (the pooled cell: its class least likely by itself, by its exact binomial tail); a shoe is tested alone once 50 pairs are expected,
 its p-value a gamma tail of the same mean and variance.
 """
 
@@ -77,6 +77,11 @@ def wager(dealt: dict[str, int] = DEALT, ways: dict[str, int] = TCP_HANDS) -> di
         cells.append((" + ".join(pooled), sum(dealt[k] for k in pooled), pool))
     chi, p = stats.chisquare([o for _, o, _ in cells], [e for _, _, e in cells])
     most_off = max(cells, key=lambda c: abs(c[1] - c[2]) / math.sqrt(c[2]))[0]
+    if pooled and most_off == cells[-1][0]:   # the pool is off: its class least likely by itself is named
+        def tail(k: str) -> float:
+            n, q = rounds, prob[k]
+            return float(stats.binom.sf(dealt[k] - 1, n, q) if dealt[k] >= n * q else stats.binom.cdf(dealt[k], n, q))
+        most_off = min(pooled, key=lambda k: (tail(k), pooled.index(k)))
     classes = []
     for k in names:
         c: dict[str, Any] = {"name": k, "count": dealt[k], "expected": round(rounds * prob[k], 4),
@@ -106,7 +111,7 @@ def shuffle(kept: tuple[int, ...] = (60, 70, 130)) -> dict[str, Any]:
     shoes = [shoe(i + 1, k) for i, k in enumerate(kept)]
     observed, expected, variance = sum(kept), 64.0 * len(kept), 60.0 * len(kept)
     p = gamma_p(observed, expected, variance)
-    return {"window": 3, "p_suspect": 0.001, "min_expected_shoe": 50.0, "min_expected_run": 1.0,
+    return {"window": 2, "p_suspect": 0.001, "min_expected_shoe": 50.0, "min_expected_run": 1.0,
             "run": {"since": SINCE, "shoes": len(kept), "observed": observed, "expected": expected,
                     "variance": variance, "p_value": p, "tested": True, "suspect": p < 0.001},
             "shoes": shoes}
