@@ -38,6 +38,7 @@ import os
 import statistics
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,18 +56,7 @@ def run_pit(bench: Any) -> dict[str, Any]:
         counts = [int(n) for n in a.pit_streams.split(",") if n.strip()]
     except ValueError:
         raise BenchError(f"--pit-streams: a comma list of stream counts, not {a.pit_streams!r}") from None
-    server = None
-    if a.db:
-        admin = a.db
-    else:
-        from hw_sim.postgres import LocalPostgres
-
-        try:
-            server = LocalPostgres().start()
-        except RuntimeError as exc:
-            raise BenchError(f"pit: {exc}") from exc
-        admin = server.url()
-    try:
+    with postgres(bench, "pit") as admin:
         recording = _record(bench, a.pit_record)
         runs = []
         n = 0
@@ -75,15 +65,31 @@ def run_pit(bench: Any) -> dict[str, Any]:
                 n += 1
                 _say(bench, f"bench: pit: {count} streams, {mode} ...")
                 runs.append(_one(bench, admin, recording, n, count, mode))
-    finally:
-        if server is not None:
-            server.stop()
     base = next((r for r in runs if r["streams"] == 0), None)
     for r in runs:
         r["cpu_to_no_streams"] = _ratio(r["pit_cpu_pct"], base and base["pit_cpu_pct"])
     return {"rate": a.pit_rate, "tables": a.pit_tables, "seconds": a.pit_seconds, "warmup": a.pit_warmup,
             "pit_source": str(a.pit_source) if a.pit_source else None, "recorded_events": len(recording["events"]),
             "runs": runs}
+
+
+@contextlib.contextmanager
+def postgres(bench: Any, part: str) -> Iterator[str]:
+    """The admin URL of a PostgreSQL the part may create databases in: ``--db``, or a cluster of the
+    bench's own (initdb), stopped at the end."""
+    if bench.args.db:
+        yield bench.args.db
+        return
+    from hw_sim.postgres import LocalPostgres
+
+    try:
+        server = LocalPostgres().start()
+    except RuntimeError as exc:
+        raise BenchError(f"{part}: {exc}") from exc
+    try:
+        yield server.url()
+    finally:
+        server.stop()
 
 
 def _say(bench: Any, text: str) -> None:

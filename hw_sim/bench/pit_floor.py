@@ -82,21 +82,10 @@ def _floor(bench: Any, site: Any) -> dict[str, Any]:
     tables = _counts("--floor-tables", a.floor_tables)
     rates = _counts("--floor-rates", a.floor_rates)
     services = _counts("--floor-services", a.floor_services)
-    server = None
-    if a.db:
-        admin = a.db
-    else:
-        from hw_sim.postgres import LocalPostgres
-
-        try:
-            server = LocalPostgres().start()
-        except RuntimeError as exc:
-            raise BenchError(f"floor: {exc}") from exc
-        admin = server.url()
-    from hw_sim.bench.pit import _record
+    from hw_sim.bench.pit import _record, postgres
 
     runs: list[dict[str, Any]] = []
-    try:
+    with postgres(bench, "floor") as admin:
         recording = _record(bench, a.pit_record)
         per_round = _events_per_round(recording["events"])
         rec_file = bench.tmp / "floor-recording.json"
@@ -113,9 +102,6 @@ def _floor(bench: Any, site: Any) -> dict[str, Any]:
                 runs.append(run)
                 if run["saturated"]:
                     break
-    finally:
-        if server is not None:
-            server.stop()
     for r in runs:
         base = next((b for b in runs if b["kind"] == r["kind"] and b["tables"] == r["tables"]
                      and b["rate"] == r["rate"] and b["services"] == 1), None)
