@@ -34,39 +34,39 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _outcome_stats(config: Config) -> OutcomeStats | None:
-    """The outcome monitor of the config's game and options, or None for a game with no banked
-    wager to count (the poker room) or that the registry does not know (a test's own machine)."""
+def _game(config: Config) -> tuple[Any, Any] | None:
+    """The config's game entry and options, or None for a game the registry does not know (a test's
+    own machine) or options that do not load (the machine's build says why, with the config's name)."""
     try:
         entry = registry.get(config.table.game)
     except KeyError:
-        return None
-    if entry.outcome_classes is None:
         return None
     options = config.options
     if options is None:
         try:
             options = entry.load_options(config.game, config.table.seats)
-        except Exception:   # the machine's build says why, with the config's name
+        except Exception:
             return None
+    return entry, options
+
+
+def _outcome_stats(config: Config) -> OutcomeStats | None:
+    """The outcome monitor of the config's game and options, or None for a game with no banked
+    wager to count (the poker room) or that the registry does not know."""
+    game = _game(config)
+    if game is None or game[0].outcome_classes is None:
+        return None
+    entry, options = game
     return OutcomeStats(entry.outcome_classes(options))
 
 
 def _shuffle_stats(config: Config) -> ShuffleStats | None:
     """The shuffle monitor of a table whose game plays cards and has a device that reads them as
     they are dealt (a reading shoe, a hand-forming shuffler), for its deck spec; else None."""
-    try:
-        entry = registry.get(config.table.game)
-    except KeyError:
+    game = _game(config)
+    if game is None or not any(role.reads_cards for role in game[0].machine.ROLES.values()):
         return None
-    if not any(role.reads_cards for role in entry.machine.ROLES.values()):
-        return None
-    options = config.options
-    if options is None:
-        try:
-            options = entry.load_options(config.game, config.table.seats)
-        except Exception:   # the machine's build says why, with the config's name
-            return None
+    entry, options = game
     spec = entry.deck(options)
     if spec.size < 4:
         return None
