@@ -119,14 +119,37 @@ def binomial_sf(k: int, n: int, p: float) -> float:
         return 0.0
     if p == 1:
         return 1.0
-    log_term = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                + k * math.log(p) + (n - k) * math.log1p(-p))
-    term = math.exp(log_term)
+    if k <= n * p:
+        # Below the mean the upper tail is near 1, and its first term may underflow to 0 (k = 5 of
+        # 50,000 at 1.9 %): the complement of the lower tail, summed down from k - 1, instead.
+        return max(0.0, 1.0 - binomial_cdf(k - 1, n, p))
+    term = math.exp(_log_pmf(k, n, p))
     total = term
     ratio = p / (1 - p)
     for i in range(k, n):
         term *= (n - i) / (i + 1) * ratio
         total += term
         if term < total * 1e-17 and i > n * p:
+            break
+    return min(1.0, total)
+
+
+def _log_pmf(k: int, n: int, p: float) -> float:
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for 0 <= k < n p (0 < p < 1), summed term by term down from k (each from the one
+    after), so a tiny lower tail keeps its precision."""
+    if k < 0:
+        return 0.0
+    term = math.exp(_log_pmf(k, n, p))
+    total = term
+    ratio = (1 - p) / p
+    for i in range(k, 0, -1):
+        term *= i / (n - i + 1) * ratio
+        total += term
+        if term < total * 1e-17:
             break
     return min(1.0, total)

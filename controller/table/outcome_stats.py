@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.table.chi_square import binomial_sf, fit
+from controller.table.chi_square import binomial_cdf, binomial_sf, fit
 from games.odds import OutcomeClasses
 
 MIN_ROUNDS = 200
@@ -256,4 +256,4 @@ def _tail(count: int, n: int, p: float) -> float:
     """The chance of a count at least as far from n p as ``count``, on its side."""
     if count >= n * p:
         return binomial_sf(count, n, p)
-    return 1.0 - binomial_sf(count + 1, n, p)
+    return binomial_cdf(count, n, p)

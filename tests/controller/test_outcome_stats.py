@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import binom, chisquare
 
 from controller.table import outcome_stats
-from controller.table.chi_square import binomial_sf, fit
+from controller.table.chi_square import binomial_cdf, binomial_sf, fit
 from controller.table.outcome_stats import MIN_ROUNDS, OutcomeStats
 from games import registry
 from games.odds import OutcomeClasses
@@ -326,3 +326,12 @@ def test_a_pooled_cell_that_is_off_names_the_class_in_it_least_likely_by_itself(
     ref = chisquare([100, 93, pool[0]], [n * 0.5, n * 0.47, pool[1]])
     assert f.statistic == pytest.approx(ref.statistic) and f.p_value == pytest.approx(ref.pvalue)
     assert stats.wagers["hand"].flagged == {"straight"}
+
+
+@pytest.mark.parametrize(("k", "n", "p"), [(5, 50_000, 0.019), (1, 40_000, 0.019), (10, 100_000, 0.5), (900, 50_000, 0.019),
+                                           (49, 100, 0.5)])
+def test_the_binomial_tails_below_the_mean_equal_scipy(k: int, n: int, p: float) -> None:
+    """Below the mean the upper tail is near 1 and its first term underflows (5 of 50,000 at 1.9 %):
+    it was 0, an alarm's "p = 0" the wrong way round. Both tails against scipy."""
+    assert binomial_sf(k, n, p) == pytest.approx(float(binom.sf(k - 1, n, p)), rel=1e-9)
+    assert binomial_cdf(k, n, p) == pytest.approx(float(binom.cdf(k, n, p)), rel=1e-9, abs=1e-300)
