@@ -140,7 +140,12 @@ class Integrity:
         restart and close, and the counts are to outlive those (new decks at a shift's start are
         the same game: the pit resets the counts when it replaced cards or a device for cause)."""
         if self.shuffle is not None:
-            for finding in self.shuffle.observe(kind, data):
+            try:
+                findings = self.shuffle.observe(kind, data)
+            except Exception:   # a monitor's fault must never cost the round the event belongs to
+                log.exception("shuffle monitor: the %s event not taken", kind)
+                findings = []
+            for finding in findings:
                 self.table.alarm(finding.code, "warning", finding.message, finding.action)
         if self.outcomes is None:
             return

@@ -249,7 +249,10 @@ class Table:
         """One inbox item; a failure of the machine is an alarm, never the end of the loop."""
         try:
             if isinstance(item, DeviceEvent):
-                self.integrity.device_event(item)   # the order cards leave the shoe, before the round sees them
+                try:   # the order cards leave the shoe, before the round sees them; never at the card's cost
+                    self.integrity.device_event(item)
+                except Exception:
+                    log.exception("integrity: a device event not recorded for the shuffle monitor")
                 self.devices.handle(item)
                 self._maybe_autostart()
             elif isinstance(item, Command):

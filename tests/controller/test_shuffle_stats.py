@@ -199,3 +199,34 @@ def test_the_deal_is_journaled_as_each_round_begins_and_at_a_shuffle_not_with_ev
     stats.dealt("KH")
     stats.observe("shuffle", {})
     assert stats.changed and stats.save()["previous"] == ["AS", None]   # KH never shown
+
+
+def test_a_players_hand_shown_at_the_players_choice_stays_a_gap() -> None:
+    """Three Card Poker shows a seat's hand only when its player played (R6), and a player plays the
+    better hands: counted, the shown faces would lean high and bend a fair shuffle's comparison (a
+    fair table drifted to z = +9 in 20,000 rounds). The player-dealer's hand, always shown, counts."""
+    stats = ShuffleStats(EIGHT_DECKS)
+    stats.observe("round_start", {"round": 1})
+    for face in ["AS", "KS", "QS", "2C", "7D", "9H"]:
+        stats.dealt(face)   # a hand-forming shuffler: hands leave face down
+    stats.observe("reveal", {"hand": "player_dealer", "seat": 2, "cards": ["2C", "7D", "9H"]})
+    stats.observe("reveal", {"hand": "seat", "seat": 1, "cards": ["AS", "KS", "QS"]})   # played: shown
+    assert stats.deal.order() == [None, None, None, "2C", "7D", "9H"]
+
+
+def test_a_deal_that_cannot_be_compared_is_forgotten_not_raised() -> None:
+    """More public copies of a face than the shoe holds (a card too many read in a one-deck game):
+    the comparison cannot be made; the deal is logged and forgotten, and the table's event goes on."""
+    one_deck = {f: 1 for f in FACES}
+    stats = ShuffleStats(one_deck)
+    deal(stats, FACES[:10])
+    stats.observe("shuffle", {})
+    deal(stats, ["AS", "AS", *FACES[2:10]], round_=2)   # AS twice: the reader read a card too many
+    stats.observe("shuffle", {})
+    assert stats.run.shoes == 1
+    deal(stats, FACES[:10], round_=3)   # compared with a previous deal of two aces of spades: impossible
+    assert stats.observe("shuffle", {}) == []
+    assert stats.previous is None and stats.run.shoes == 1
+    deal(stats, FACES[:10], round_=4)
+    stats.observe("shuffle", {})
+    assert stats.previous == FACES[:10]
