@@ -809,6 +809,11 @@ class PitService:
             return self._reject(msg, t.name, bad)
         if not t.held:
             t.held_until, t.held_since = now + self.tuning.vouch_wait, now
+        # Acknowledged now: PUBACKs go in order, so a held event's would hold back every one behind
+        # it, and past the broker's window (Mosquitto's default 20) the broker would send nothing more,
+        # the re-read's answer that the event waits for neither (found by review). Should this service
+        # die while holding it, the table's journal still has it: a gap, asked for as any other.
+        self._done(msg.ack)
         t.held.append(msg)
         self._held += 1
 
