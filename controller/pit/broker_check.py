@@ -66,8 +66,8 @@ def read_config(path: Path, _seen: frozenset[Path] = frozenset()) -> dict[str, s
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        key, _, value = line.partition(" ")
-        value = value.strip()
+        key, *rest = line.split(None, 1)   # a space or a tab, as Mosquitto reads it
+        value = rest[0].strip() if rest else ""
         if key == "include_dir":
             folder = Path(value)
             if not folder.is_absolute():

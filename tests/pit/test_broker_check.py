@@ -76,6 +76,12 @@ def test_include_dir_is_read_in_name_order_and_the_last_setting_wins(tmp_path):
     assert _said(risks(settings)) == ["max_queued_messages 2000"]
 
 
+def test_a_setting_separated_by_a_tab_is_read(tmp_path):
+    settings = _settings(tmp_path, "persistence\ttrue\nmax_queued_messages \t 100000\nmax_inflight_messages\t100\n")
+    assert settings == {"persistence": "true", "max_queued_messages": "100000", "max_inflight_messages": "100"}
+    assert risks(settings) == []
+
+
 def test_a_file_including_itself_is_read_once(tmp_path):
     (tmp_path / "loop").mkdir()
     (tmp_path / "loop" / "a.conf").write_text(f"include_dir {tmp_path / 'loop'}\npersistence true\n")
