@@ -13,8 +13,8 @@ dealing is modelled, per deal:
 - ``baccarat``: 8 decks, dealt to 6 cards from the end (the cut card where the round that may take
   6 cards starts), every card public; a shift is 8 shoes;
 - ``joker_seven``: 52 + 2 jokers, 7 cards face up, shuffled every round; a shift is 480 rounds;
-- ``three_card_poker``: one deck from a hand-forming shuffler, 4 hands of 3, the player-dealer's
-  shown and each other hand with chance 1/2 (a fold is collected unseen); a shift is 480 rounds.
+- ``three_card_poker``: one deck from a hand-forming shuffler, 4 hands of 3, only the
+  player-dealer's counted (a seat's hand, shown at its player's choice, is a gap); a shift is 480 rounds.
 
 Faults: ``weak`` (3 riffles, for good from the shift's 2nd shuffle), ``cut`` (one cut only, the
 same), ``stacked`` (one shoe with a slug of 40 cards of the last deal, the shift's 2nd deal). The
@@ -51,11 +51,9 @@ def _deck(decks: int, jokers: int = 0) -> list[str]:
 
 
 def _tcp(n: int, rng: random.Random) -> tuple[int, list[bool]]:
-    public = []
-    for hand in range(4):
-        shown = hand == 3 or rng.random() < 0.5   # the player-dealer's hand last, always shown
-        public += [shown] * 3
-    return 12, public
+    # Only the player-dealer's hand (dealt last) counts: a seat's hand is shown at its player's
+    # choice, so the monitor leaves it a gap (controller.table.shuffle_stats).
+    return 12, [False] * 9 + [True] * 3
 
 
 GAMES = {
