@@ -34,6 +34,7 @@ and the round machine's saved state holds them too), the previous deal's public 
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -296,6 +297,10 @@ class ShuffleStats:
                       expected=float(run_in["expected"]), variance=float(run_in["variance"]),
                       flagged=bool(run_in["flagged"]))
             history = [ShoeResult(**{**h, "rounds": tuple(h["rounds"])}) for h in saved.get("history", [])]
+            numbers = [run.since, run.expected, run.variance, *(v for h in history for v in asdict(h).values()
+                                                                if isinstance(v, float))]
+            if not all(math.isfinite(v) for v in numbers):   # the topic's schema takes no NaN: the pit would drop it
+                raise ValueError("a figure is not a finite number")
             deal = Deal(faces, public, int(deal_in["round_from"]), rounds if len(rounds) == 2 else [None, None])
         except (KeyError, TypeError, ValueError) as exc:
             self.changed = True

@@ -163,6 +163,9 @@ def test_the_journal_keeps_it_across_a_restart() -> None:
       "run": {"since": 0, "shoes": 0, "observed": 0, "expected": 0, "variance": 0, "flagged": False}},
      "the deal names cards the shoe has not got"),
     ({"deal": {"faces": [], "public": [], "round_from": 0, "rounds": [None, None]}, "previous": None}, "'run'"),
+    ({"deal": {"faces": [], "public": [], "round_from": 0, "rounds": [None, None]}, "previous": None,
+      "run": {"since": 0, "shoes": 1, "observed": 3, "expected": float("nan"), "variance": 1, "flagged": False}},
+     "a figure is not a finite number"),
 ])
 def test_a_journal_entry_that_does_not_fit_starts_afresh_and_says_why(saved, why: str) -> None:
     stats = ShuffleStats(EIGHT_DECKS)
