@@ -11,106 +11,29 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dice_game import GAME, SPEC
-from mqtt_support import WAIT, Message, RunningBroker, Subscriber
+from dice_game import GAME
+from dice_table import Harness, config_text
+from mqtt_support import Message, RunningBroker, Subscriber
 
-from controller.shared.schemas import validate, validate_event
 from controller.table.config import parse_config
-from controller.table.inbox import Inbox
 from controller.table.journal import Journal
-from controller.table.loop import Table
-from controller.table.publisher import Publisher
 from drivers.events import (
     ButtonPressed,
     CupClosed,
     CupShaken,
-    DeckVerified,
     DeviceFault,
     DeviceOnline,
     DiceRead,
-    ShuffleComplete,
 )
 from games import registry
 
 TABLE = "dh-01"
 TOPIC = f"casino/{TABLE}"
-CONFIG = """
-[table]
-id = "dh-01"
-game = "dice_high"
-seats = 3
-
-[mqtt]
-host = "127.0.0.1"
-port = {port}
-prefix = "casino"
-
-[journal]
-path = "{journal}"
-
-[devices.cup]
-kind = "dice_cup"
-vendor_id = 0x1209
-product_id = 0xd1ce
-dice = 2
-
-[devices.shuffler]
-kind = "shuffler"
-url = "socket://127.0.0.1:9"
-"""
-
-
 @pytest.fixture
 def dice_high() -> Iterator[None]:
     registry.register(GAME)
     yield
     registry.unregister(GAME.name)
-
-
-class Harness:
-    def __init__(self, port: int, journal: Path, pit: Subscriber) -> None:
-        config = parse_config(CONFIG.format(port=port, journal=journal), "dh.toml")
-        self.inbox = Inbox()
-        self.pit = pit
-        self.table = Table(config, inbox=self.inbox, journal=Journal(config.journal.path, TABLE),
-                           publisher=Publisher(config.mqtt, TABLE, self.inbox, game="dice_high"))
-        self.table.start().wait_ready(WAIT)
-        self.stopped = False
-
-    def open(self) -> None:
-        """Open the table as the pit and the shuffler would: a round's betting is open."""
-        assert self.command("open", {"id": "open"})["ok"]
-        self.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))
-        self.inbox.put(ShuffleComplete("shuffler", SPEC.size))
-
-    def throw(self, *values: int) -> None:
-        """A round of Dice High: no more bets, the shaker's throw, settled."""
-        self.inbox.put(ButtonPressed("buttons", "deal"))
-        self.inbox.put(CupShaken("cup"))
-        self.inbox.put(DiceRead("cup", tuple(values)))
-        self.inbox.put(CupClosed("cup"))
-        self.inbox.put(ButtonPressed("buttons", "deal"))
-
-    def dice(self, where: Callable[[dict], bool] = lambda d: True, timeout: float = WAIT) -> dict:
-        """The next retained dice payload that matches."""
-        payload = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/dice" and where(m.json()), timeout).json()
-        validate("dice", payload)
-        return payload
-
-    def alarm(self, code: str, timeout: float = WAIT) -> dict:
-        env = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/alarm" and m.json()["data"]["code"] == code,
-                                timeout).json()
-        validate_event(env, game="dice_high")
-        return env["data"]
-
-    def command(self, name: str, payload: dict) -> dict:
-        self.pit.publish(f"{TOPIC}/cmd/{name}", payload)
-        return self.pit.wait_topic(f"/cmd/{name}/reply").json()
-
-    def stop(self) -> None:
-        if not self.stopped:
-            self.stopped = True
-            self.table.stop()
 
 
 @pytest.fixture
@@ -119,7 +42,7 @@ def make(dice_high, broker: RunningBroker, subscriber: Callable[..., Subscriber]
     made: list[Harness] = []
 
     def build() -> Harness:
-        h = Harness(broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
+        h = Harness(TABLE, broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
         made.append(h)
         return h
     yield build
@@ -260,7 +183,7 @@ def test_tablectl_sim_serves_a_cup_only_on_a_unix_socket(dice_high, tmp_path: Pa
     from controller.cli import main
 
     path = tmp_path / "dh.toml"
-    path.write_text(CONFIG.format(port=1883, journal=tmp_path / "j.db"))
+    path.write_text(config_text(TABLE, 1883, tmp_path / "j.db"))
     assert main(["sim", "--config", str(path)]) == 2
     err = capsys.readouterr().err
     assert ("devices.cup.backend: tablectl sim serves a dice_cup to the controller on a Unix socket: "
@@ -270,7 +193,7 @@ def test_tablectl_sim_serves_a_cup_only_on_a_unix_socket(dice_high, tmp_path: Pa
 def test_a_bad_cup_config_names_each_key(dice_high, tmp_path: Path) -> None:
     from controller.table.config import ConfigError
 
-    text = (CONFIG.format(port=1883, journal=tmp_path / "j.db")
+    text = (config_text(TABLE, 1883, tmp_path / "j.db")
             .replace("vendor_id = 0x1209", "vendor_id = 0x12090").replace("product_id = 0xd1ce\n", "")
             .replace("dice = 2", 'dice = 9\nbackend = "usb0"\nread_timeout = 0\nbaud = 3'))
     with pytest.raises(ConfigError) as caught:

@@ -14,95 +14,22 @@ from pathlib import Path
 
 import pytest
 from dice_game import GAME, SPEC
-from mqtt_support import WAIT, RunningBroker, Subscriber
+from dice_table import Harness
+from mqtt_support import RunningBroker, Subscriber
 from scipy.stats import chisquare
 
-from controller.shared.schemas import validate, validate_event
-from controller.table.config import parse_config
-from controller.table.inbox import Inbox
-from controller.table.journal import Journal
-from controller.table.loop import Table
+from controller.shared.schemas import validate_event
 from controller.table.outcome_stats import MIN_ROUNDS
-from controller.table.publisher import Publisher
-from drivers.events import ButtonPressed, CupClosed, CupShaken, DeckVerified, DiceRead, ShuffleComplete
+from drivers.events import DeckVerified, ShuffleComplete
 from games import registry
 
 TABLE = "dh-02"
 TOPIC = f"casino/{TABLE}"
-CONFIG = """
-[table]
-id = "dh-02"
-game = "dice_high"
-seats = 3
-
-[mqtt]
-host = "127.0.0.1"
-port = {port}
-prefix = "casino"
-
-[journal]
-path = "{journal}"
-
-[devices.cup]
-kind = "dice_cup"
-vendor_id = 0x1209
-product_id = 0xd1ce
-dice = 2
-
-[devices.shuffler]
-kind = "shuffler"
-url = "socket://127.0.0.1:9"
-"""
-
-
 @pytest.fixture
 def dice_high() -> Iterator[None]:
     registry.register(GAME)
     yield
     registry.unregister(GAME.name)
-
-
-class Harness:
-    def __init__(self, port: int, journal: Path, pit: Subscriber) -> None:
-        config = parse_config(CONFIG.format(port=port, journal=journal), "dh.toml")
-        self.inbox = Inbox()
-        self.pit = pit
-        self.table = Table(config, inbox=self.inbox, journal=Journal(config.journal.path, TABLE),
-                           publisher=Publisher(config.mqtt, TABLE, self.inbox, game="dice_high"))
-        self.table.start().wait_ready(WAIT)
-        self.stopped = False
-
-    def open(self, rid: str = "open") -> None:
-        assert self.command("open", {"id": rid})["ok"]   # an id used again is answered, not carried out
-        self.inbox.put(DeckVerified("shuffler", SPEC.all_cards(), 0))
-        self.inbox.put(ShuffleComplete("shuffler", SPEC.size))
-
-    def throw(self, *values: int) -> None:
-        self.inbox.put(ButtonPressed("buttons", "deal"))
-        self.inbox.put(CupShaken("cup"))
-        self.inbox.put(DiceRead("cup", tuple(values)))
-        self.inbox.put(CupClosed("cup"))
-        self.inbox.put(ButtonPressed("buttons", "deal"))
-
-    def integrity(self, where: Callable[[dict], bool] = lambda d: True, timeout: float = WAIT) -> dict:
-        payload = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/integrity" and where(m.json()), timeout).json()
-        validate("integrity", payload)
-        return payload
-
-    def alarm(self, code: str, timeout: float = WAIT) -> dict:
-        env = self.pit.wait_for(lambda m: m.topic == f"{TOPIC}/event/alarm" and m.json()["data"]["code"] == code,
-                                timeout).json()
-        validate_event(env, game="dice_high")
-        return env["data"]
-
-    def command(self, name: str, payload: dict) -> dict:
-        self.pit.publish(f"{TOPIC}/cmd/{name}", payload)
-        return self.pit.wait_topic(f"/cmd/{name}/reply").json()
-
-    def stop(self) -> None:
-        if not self.stopped:
-            self.stopped = True
-            self.table.stop()
 
 
 @pytest.fixture
@@ -111,7 +38,7 @@ def make(dice_high, broker: RunningBroker, subscriber: Callable[..., Subscriber]
     made: list[Harness] = []
 
     def build() -> Harness:
-        h = Harness(broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
+        h = Harness(TABLE, broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
         made.append(h)
         return h
     yield build
@@ -211,7 +138,7 @@ def test_a_table_whose_game_counts_nothing_refuses_the_reset_and_publishes_no_in
         broker: RunningBroker, subscriber: Callable[..., Subscriber], tmp_path: Path) -> None:
     """A game with no outcome classes (the poker room banks no wager): no counts, no topic."""
     registry.register(dataclasses.replace(GAME, outcome_classes=None))
-    h = Harness(broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
+    h = Harness(TABLE, broker.port, tmp_path / "journal.db", subscriber(f"{TOPIC}/#"))
     try:
         h.pit.wait_topic("/dice")   # the table is up: published with the birth
         h.open()
