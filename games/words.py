@@ -68,6 +68,14 @@ def showdown(show: Mapping[str, Any] | None, board: Sequence[str] | None = None)
     return "showdown: " + ", ".join(parts) if parts else "showdown entered, no winner named"
 
 
+def rotating_player_dealer(rule: str | None) -> str:
+    """The legend of "player-dealer" where the position rotates as the card games' sheets have it
+    (Baccarat rule 21, Three Card Poker R8, No Bust): said once, with the game's rule."""
+    where = f" ({rule})" if rule else ""
+    return ("a seated player who banks the round in turn, offered the position round the table, never more "
+            f"than two rounds running; the house dealer deals and banks no wager{where}.")
+
+
 def card_action_button(data: Mapping[str, Any], card: str) -> list[str]:
     """The ``action_button`` of a game whose player-dealer's card places it (Baccarat rule 21,
     Three Card Poker R8, No Bust): the seat, what placed it, and who acts first when that is

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.words import card_action_button, cards, outcomes
+from games.words import card_action_button, cards, outcomes, rotating_player_dealer
 
 
 def _total(h: Mapping[str, Any]) -> str:
@@ -35,7 +35,7 @@ def action_button(data: Mapping[str, Any]) -> list[str]:
 
 NARRATE = {"result": result, "action_button": action_button}
 LEGEND = {
-    "player-dealer": "a seated player who banks the round in turn, offered the position round the table, never more than two rounds running; the house dealer deals and banks no wager.",
+    "player-dealer": rotating_player_dealer(None),
     "action button": ("where settling starts: the player-dealer's second card counted clockwise from the "
                       "player-dealer's position as 0, by the table's chart (game.action_chart: A 1, 2-10 as "
                       "marked, J Q K 11 12 13, or 0 on the face-value chart; a joker 0)."),

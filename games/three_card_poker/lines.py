@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.words import card_action_button, cards, outcomes
+from games.words import card_action_button, cards, outcomes, rotating_player_dealer
 
 
 def result(data: Mapping[str, Any]) -> list[str]:
@@ -28,7 +28,7 @@ def action_button(data: Mapping[str, Any]) -> list[str]:
 
 NARRATE = {"result": result, "action_button": action_button}
 LEGEND = {
-    "player-dealer": "a seated player who banks the round in turn, offered the position round the table, never more than two rounds running; the house dealer deals and banks no wager (R8).",
+    "player-dealer": rotating_player_dealer('R8'),
     "action button": ("where settling starts when the player-dealer's wager does not cover the table: the "
                       "player-dealer's face-down card counts A 1, 2-10 as marked, J Q K 0, counted seat by "
                       "seat clockwise from the player-dealer, whose own seat is not counted (R8)."),
