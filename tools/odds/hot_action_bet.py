@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,28 +22,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from provenance import commit as code_commit  # noqa: E402  (beside this script)
+
 from games.hot_action import bet, odds  # noqa: E402
 
 OUT = ROOT / "games" / "hot_action" / "data" / "bet_exact.json"
-
-
-def _commit() -> str:
-    """The commit whose code ran, marked ``+dirty`` when the tree held changes to games/."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "games"], cwd=ROOT, capture_output=True,
-                               text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+dirty" if dirty else "")
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--decks", type=int, nargs="+", default=list(range(1, 9)))
     args = p.parse_args()
-    commit = _commit()
+    commit = code_commit()
     results = []
     for decks in args.decks:
         start = time.process_time()

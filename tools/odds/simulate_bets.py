@@ -28,7 +28,6 @@ import argparse
 import datetime as dt
 import json
 import math
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,23 +35,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from provenance import commit as code_commit  # noqa: E402  (beside this script)
+
 ROUNDS = {"no_bust": 17_000_000, "double_hand": 200_000}
 
 
-def _commit() -> str:
-    """The commit whose code ran, marked ``+dirty`` when the tree held changes to games/."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "games"], cwd=ROOT, capture_output=True,
-                               text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + ("+dirty" if dirty else "")
-
-
 def run(game: str, rounds: int, seed: int) -> dict:
-    commit = _commit()
+    commit = code_commit()
     wall, cpu = time.monotonic(), time.process_time()
     if game == "no_bust":
         from games.no_bust.odds import simulate
