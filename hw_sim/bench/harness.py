@@ -113,6 +113,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl bench: --tables: a comma list of table counts, not {args.tables!r}", file=sys.stderr)
         return 2
     args.table_counts = counts
+    if "floor" in phases:
+        from hw_sim.bench.pit_floor import FloorArgsError, check_args
+
+        try:
+            check_args(args)   # before anything starts: a typo costs no broker, database or recording
+        except FloorArgsError as exc:
+            print(f"tablectl bench: {exc}", file=sys.stderr)
+            return 2
     argv = getattr(args, "argv", None) or sys.argv[1:]
     result: dict[str, Any] = {"command": "tablectl " + shlex.join(argv) if argv else "tablectl bench",
                               "machine": machine(), "smoke": bool(args.smoke), "notes": []}

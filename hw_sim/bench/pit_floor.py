@@ -112,13 +112,31 @@ def _floor(bench: Any, site: Any) -> dict[str, Any]:
                            for s in services}}
 
 
+class FloorArgsError(ValueError):
+    """An option of the floor part that cannot be used: one line, exit 2."""
+
+
+def check_args(args: Any) -> None:
+    """The floor part's options, checked before the bench starts anything (FloorArgsError)."""
+    for option in ("floor_tables", "floor_rates", "floor_services"):
+        _counts("--" + option.replace("_", "-"), getattr(args, option))
+    if args.floor_rate_tables < 1:
+        raise FloorArgsError(f"--floor-rate-tables: a whole number above 0, not {args.floor_rate_tables}")
+    for option in ("floor_round_seconds", "floor_seconds", "floor_settle"):
+        value = getattr(args, option)
+        if not value > 0:
+            raise FloorArgsError(f"--{option.replace('_', '-')}: seconds above 0, not {value:g}")
+    if args.floor_warmup < 0:
+        raise FloorArgsError(f"--floor-warmup: seconds, 0 or more, not {args.floor_warmup:g}")
+
+
 def _counts(option: str, text: str) -> list[int]:
     try:
         out = [int(n) for n in str(text).split(",") if n.strip()]
     except ValueError:
         out = []
     if not out or min(out) < 1:
-        raise BenchError(f"{option}: a comma list of whole numbers above 0, not {text!r}")
+        raise FloorArgsError(f"{option}: a comma list of whole numbers above 0, not {text!r}")
     return out
 
 

@@ -48,3 +48,18 @@ def test_the_floor_part_reports_every_figure_for_one_and_two_services() -> None:
         assert r["gaps_opened"] is not None and r["replay_requests"] is not None
     assert set(floor["saturation"]) == {"1", "2"}
     assert runs[0]["cpu_per_event_to_1_service"] == 1.0
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["--floor-tables", "16,x"], "--floor-tables: a comma list of whole numbers above 0, not '16,x'"),
+    (["--floor-rates", "0"], "--floor-rates: a comma list of whole numbers above 0, not '0'"),
+    (["--floor-services", ""], "--floor-services: a comma list of whole numbers above 0, not ''"),
+    (["--floor-rate-tables", "0"], "--floor-rate-tables: a whole number above 0, not 0"),
+    (["--floor-seconds", "-1"], "--floor-seconds: seconds above 0, not -1"),
+    (["--floor-warmup", "-2"], "--floor-warmup: seconds, 0 or more, not -2"),
+])
+def test_a_bad_floor_option_is_one_line_before_anything_starts(args: list[str], error: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "bench", "--only", "floor", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert proc.stderr.strip().splitlines() == [f"tablectl bench: {error}"], proc.stderr
