@@ -179,14 +179,12 @@ class ShuffleStats:
                 if self.deal.rounds[0] is None:
                     self.deal.rounds[0] = rnd
                 self.deal.rounds[1] = rnd
-        elif kind == "reveal" and data.get("hand") == "seat":
-            # A player's hand is shown when the player chose to (played rather than folded, stayed
-            # to a showdown), and the choice follows the cards: a shown hand leans high. Counted,
-            # the shown cards' faces would bend the comparison on a fair shuffle (a fair Three
-            # Card Poker table drifted to z = +9 in 20,000 rounds: found by review). They are gaps.
-            pass
-        elif kind in ("card", "reveal", "alarm"):
-            faces = [data.get("card")] if kind != "card" or data.get("face") == "up" else []
+        elif kind == "card" or (kind == "reveal" and data.get("hand") != "seat"):
+            # A player's hand (``hand: seat``) is shown when the player chose to (played rather than
+            # folded, stayed to a showdown), and the choice follows the cards: a shown hand leans
+            # high. Counted, the shown faces would bend the comparison on a fair shuffle (a fair
+            # Three Card Poker table drifted to z = +9 in 20,000 rounds: found by review): gaps.
+            faces = [data.get("card")] if kind == "reveal" or data.get("face") == "up" else []
             cards = data.get("cards")
             faces += cards if isinstance(cards, list) else []
             for face in faces:
