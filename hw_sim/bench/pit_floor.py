@@ -41,6 +41,7 @@ import contextlib
 import http.client
 import json
 import os
+import socket
 import statistics
 import threading
 import time
@@ -286,8 +287,10 @@ class _PageProbe:
                 self.samples.append((now, now - ts))
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._conn.sock and self._conn.sock.shutdown(2)   # type: ignore[func-returns-value]
+        sock = self._conn.sock
+        if sock is not None:   # ends the reader thread's read at once
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         self._conn.close()
 
 
