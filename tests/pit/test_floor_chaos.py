@@ -12,17 +12,14 @@ import json
 import queue
 import subprocess
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from archive_support import ARCHIVE_WAIT, TABLECTL, journal_rows
-from mqtt_support import RunningBroker, Subscriber, running_broker
+from mqtt_support import Subscriber
 from sim_table_process import TableProcess
 from test_pit_cli import _free_port
 from test_pit_group_chaos import Group, Site, site_broker  # noqa: F401  (fixture)
-
-from controller.pit.replays import REPLAY_TIMEOUT, RETRY_DELAYS, UNHEARD_TIMEOUT
 
 GAMES = ("baccarat", "hot_action", "three_card_poker", "pai_gow_tiles", "no_bust", "double_hand", "holdem",
          "joker_seven", "stud", "betwin", "seven_card_thrill", "draw")
@@ -56,44 +53,8 @@ def floor(site_broker, postgres, pg_url, archive_view, tmp_path: Path):  # noqa:
     made.close()
 
 
-LOSSY_FILL = UNHEARD_TIMEOUT + REPLAY_TIMEOUT + RETRY_DELAYS[-1] + ARCHIVE_WAIT
-"""How long the gaps may take to fill on a broker that drops the pit's messages: a request the broker
-dropped is asked again after UNHEARD_TIMEOUT, replayed events it dropped after REPLAY_TIMEOUT, and a
-retry waits up to the last of RETRY_DELAYS (controller.pit.replays) -- the service's own timeline,
-not the quiet broker's ARCHIVE_WAIT (one run in four took longer than that)."""
-
-
-@pytest.fixture
-def default_broker() -> Iterator[RunningBroker]:
-    """A Mosquitto kept as a site keeps one but at its default queue limits (``max_queued_messages``
-    not set: 1,000 per session), as most brokers are installed (issue 21.2): while the pit service is
-    away the broker drops what it queued for it past 1,000, and only the tables' journals can give
-    those events back."""
-    with running_broker("tablectl-default-broker-", lambda port, tmp: (
-            f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location {tmp}/\n"
-            f"log_dest none\n")) as running:
-        yield running
-
-
-@pytest.fixture
-def default_floor(default_broker, postgres, pg_url, archive_view, tmp_path: Path):
-    made = Floor(default_broker, postgres, pg_url, archive_view, tmp_path)
-    yield made
-    made.close()
-
-
 def test_a_floor_through_a_broker_crash_and_a_pit_kill_is_archived_exactly_once(floor: Floor) -> None:
     _crash_and_kill(floor)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(300 + LOSSY_FILL)
-def test_a_floor_on_a_broker_at_its_default_queue_limits_is_archived_exactly_once(default_floor: Floor) -> None:
-    """The same floor and the same outages, with the broker dropping the pit's queue past 1,000: more
-    gaps than on the site's broker, every one filled from the journals."""
-    said = _crash_and_kill(default_floor, timeout=LOSSY_FILL)
-    gaps = int(said.split(" gaps found")[0].rsplit(" ", 1)[1])
-    assert gaps > 0, f"the broker at its default limits dropped nothing: the test proved nothing ({said})"
 
 
 def _crash_and_kill(floor: Floor, timeout: float = ARCHIVE_WAIT) -> str:
